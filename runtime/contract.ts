@@ -1,0 +1,113 @@
+/**
+ * What a handler class implements and what it is given, in the spirit of
+ * controller-runtime's CustomValidator / CustomDefaulter.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { ResolvedWebhook } from './webhook-options.js';
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** Any Kubernetes object as it arrives in an AdmissionReview. */
+export interface KubernetesObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+export interface UserInfo {
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** The parts of the AdmissionReview request a handler may need (never the objects themselves). */
+export interface AdmissionRequestInfo {
+  uid: string;
+  kind: GroupVersionKind;
+  resource: GroupVersionResource;
+  subResource?: string;
+  requestKind?: GroupVersionKind;
+  requestResource?: GroupVersionResource;
+  requestSubResource?: string;
+  name?: string;
+  namespace?: string;
+  operation: AdmissionOperation;
+  userInfo: UserInfo;
+  dryRun: boolean;
+  /** CreateOptions, UpdateOptions, DeleteOptions or a CONNECT options object. */
+  options?: KubernetesObject;
+}
+
+/** Kubernetes API access for lookups, from in-cluster config or KUBECONFIG. Created lazily. */
+export interface KubeClient {
+  readonly config: KubeConfig;
+  /** One cached API client per API class, e.g. `ctx.kube.api(CustomObjectsApi)`. */
+  api<T>(apiClass: new (...args: never[]) => T): T;
+}
+
+export interface AdmissionContext {
+  readonly request: AdmissionRequestInfo;
+  readonly webhook: ResolvedWebhook;
+  /** Structured logger bound to this request (webhook, uid, operation, object). */
+  readonly log: Logger;
+  readonly kube: KubeClient;
+  /** Aborted when the handler's deadline passes; pass it on to API calls. */
+  readonly signal: AbortSignal;
+  /** Adds a warning for the client (kubectl prints it; API clients see a Warning header). */
+  warn(message: string): void;
+}
+
+/** Warnings to return with an allowed (or denied) response. */
+export type Warnings = readonly string[] | void | undefined;
+
+/**
+ * A validating webhook. Implement the operations you care about; an operation
+ * without a method is allowed. CONNECT reaches the handler only through
+ * `validateConnect`. Deny by throwing `Denied`, `Forbidden` or `Invalid`.
+ */
+export interface CustomValidator<T extends KubernetesObject = KubernetesObject> {
+  validateCreate?(obj: T, ctx: AdmissionContext): Warnings | Promise<Warnings>;
+  validateUpdate?(oldObj: T, obj: T, ctx: AdmissionContext): Warnings | Promise<Warnings>;
+  validateDelete?(oldObj: T, ctx: AdmissionContext): Warnings | Promise<Warnings>;
+  validateConnect?(options: KubernetesObject | undefined, ctx: AdmissionContext): Warnings | Promise<Warnings>;
+}
+
+/**
+ * A mutating webhook: `default` changes the object in place or returns a
+ * replacement; the server answers with the JSON Patch between the two. It must
+ * be idempotent: the API server may call it again (reinvocationPolicy IfNeeded).
+ */
+export interface CustomDefaulter<T extends KubernetesObject = KubernetesObject> {
+  default(obj: T, ctx: AdmissionContext): void | T | Promise<void | T>;
+}
+
+export type WebhookHandler = CustomValidator<any> | CustomDefaulter<any>;
+
+export const VALIDATOR_METHODS = ['validateCreate', 'validateUpdate', 'validateDelete', 'validateConnect'] as const;
+export const DEFAULTER_METHOD = 'default';

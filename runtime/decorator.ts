@@ -1,0 +1,63 @@
+import { DEFAULTER_METHOD, VALIDATOR_METHODS, type CustomDefaulter, type CustomValidator } from './contract.js';
+import { formatOptionPath, resolveWebhookOptions, type ResolvedWebhook, type WebhookOptions } from './webhook-options.js';
+
+// Symbol.for, so that metadata survives two copies of this package in one process.
+const WEBHOOK_METADATA = Symbol.for('shaper-gen.webhook');
+
+/** The handler shape `@Webhook` requires: a defaulter when `mutating: true`, a validator when false. */
+export type HandlerFor<O extends { readonly mutating: boolean }> = O['mutating'] extends true
+  ? CustomDefaulter<any>
+  : O['mutating'] extends false
+    ? CustomValidator<any>
+    : CustomDefaulter<any> | CustomValidator<any>;
+
+type HandlerClass<O extends WebhookOptions> = abstract new (...args: any[]) => HandlerFor<O>;
+
+/**
+ * Marks a class as an admission webhook handler. `shaper-gen manifests` reads
+ * the options statically to generate the webhook configurations; `shaper-gen
+ * serve` registers the class at `options.path`.
+ *
+ * Works as a TC39 standard decorator and with `experimentalDecorators`.
+ *
+ * @shaperGenMarker webhook
+ */
+export function Webhook<const O extends WebhookOptions>(options: O) {
+  const webhook = resolveOrThrow(options);
+  return <C extends HandlerClass<O>>(target: C, context?: ClassDecoratorContext<C>): void => {
+    if (context !== undefined && context.kind !== 'class') {
+      throw new TypeError(`@Webhook(${JSON.stringify(webhook.path)}) decorates classes, not a ${String(context.kind)}`);
+    }
+    assertHandlerShape(target, webhook);
+    Object.defineProperty(target, WEBHOOK_METADATA, { value: webhook, enumerable: false });
+  };
+}
+
+/** The resolved options of a class decorated with `@Webhook`, or undefined. */
+export function webhookOf(target: unknown): ResolvedWebhook | undefined {
+  if (typeof target !== 'function') return undefined;
+  return Object.prototype.hasOwnProperty.call(target, WEBHOOK_METADATA)
+    ? ((target as unknown as Record<symbol, ResolvedWebhook>)[WEBHOOK_METADATA])
+    : undefined;
+}
+
+function resolveOrThrow(options: WebhookOptions): ResolvedWebhook {
+  const { webhook, problems } = resolveWebhookOptions(options);
+  if (webhook) return webhook;
+  const where = typeof options?.path === 'string' ? ` (${options.path})` : '';
+  const lines = problems.map((p) => `  ${formatOptionPath(p.path) || 'options'}: ${p.message}`);
+  throw new TypeError(`invalid @Webhook options${where}:\n${lines.join('\n')}`);
+}
+
+function assertHandlerShape(target: Function, webhook: ResolvedWebhook): void {
+  const proto = target.prototype as Record<string, unknown>;
+  const has = (method: string) => typeof proto?.[method] === 'function';
+  if (webhook.mutating && !has(DEFAULTER_METHOD)) {
+    throw new TypeError(`@Webhook(${JSON.stringify(webhook.path)}): mutating class ${target.name} must implement default(obj, ctx)`);
+  }
+  if (!webhook.mutating && !VALIDATOR_METHODS.some(has)) {
+    throw new TypeError(
+      `@Webhook(${JSON.stringify(webhook.path)}): validating class ${target.name} must implement at least one of ${VALIDATOR_METHODS.join(', ')}`,
+    );
+  }
+}

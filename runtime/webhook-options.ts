@@ -1,0 +1,491 @@
+/**
+ * The one definition of what `@Webhook({...})` accepts: the option types users
+ * write, the Kubernetes defaults, and every rule an option must satisfy.
+ *
+ * The generator applies it to decorator arguments it evaluates statically (and
+ * maps each problem's option path back to a source location); the runtime
+ * applies it when a class is decorated. Nothing else lists the options.
+ */
+
+export const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT', '*'] as const;
+export const SCOPES = ['Cluster', 'Namespaced', '*'] as const;
+export const FAILURE_POLICIES = ['Fail', 'Ignore'] as const;
+export const SIDE_EFFECTS = ['None', 'NoneOnDryRun'] as const;
+export const MATCH_POLICIES = ['Exact', 'Equivalent'] as const;
+export const REINVOCATION_POLICIES = ['Never', 'IfNeeded'] as const;
+export const ADMISSION_REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
+export const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
+
+export type Operation = (typeof OPERATIONS)[number];
+export type Scope = (typeof SCOPES)[number];
+export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
+export type SideEffects = (typeof SIDE_EFFECTS)[number];
+export type MatchPolicy = (typeof MATCH_POLICIES)[number];
+export type ReinvocationPolicy = (typeof REINVOCATION_POLICIES)[number];
+export type AdmissionReviewVersion = (typeof ADMISSION_REVIEW_VERSIONS)[number];
+export type SelectorOperator = (typeof SELECTOR_OPERATORS)[number];
+
+/** One entry of the webhook's `rules`: which requests the API server sends it. */
+export interface RuleOptions {
+  /** API groups; `''` is the core group, `'*'` all groups. */
+  readonly groups: readonly string[];
+  /** API versions, or `'*'`. */
+  readonly versions: readonly string[];
+  /** Resources (plural), optionally with a subresource: `'profiles'`, `'profiles/status'`, or `'*'` for all. */
+  readonly resources: readonly string[];
+  /** Operations: CREATE, UPDATE, DELETE, CONNECT or `'*'`. */
+  readonly operations: readonly Operation[];
+  /** Cluster, Namespaced or `'*'` (the default). */
+  readonly scope?: Scope;
+}
+
+export interface LabelSelectorRequirement {
+  readonly key: string;
+  readonly operator: SelectorOperator;
+  readonly values?: readonly string[];
+}
+
+export interface LabelSelector {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly LabelSelectorRequirement[];
+}
+
+/** A CEL precondition evaluated by the API server before it calls the webhook. */
+export interface MatchCondition {
+  readonly name: string;
+  readonly expression: string;
+}
+
+/** What `@Webhook({...})` accepts. Omitted options take the Kubernetes defaults. */
+export interface WebhookOptions {
+  /** HTTP path the server serves the webhook at: `/mutate-…` or `/validate-…`. */
+  readonly path: string;
+  /** True for a defaulter (MutatingWebhookConfiguration), false for a validator. */
+  readonly mutating: boolean;
+  /** Webhook name, a DNS subdomain of at least three segments. Default: `<path without '/'>.shaper-gen.io`. */
+  readonly name?: string;
+  /**
+   * The configuration object this webhook belongs to, as a DNS label: rendered as
+   * `<chart fullname>-<configuration>`. Default: the chart's one Validating or
+   * Mutating configuration, named `<chart fullname>`.
+   */
+  readonly configuration?: string;
+  /** Which requests the API server sends to this webhook (at least one rule). */
+  readonly rules: readonly RuleOptions[];
+  /** What the API server does when the call fails: Fail (default) or Ignore. */
+  readonly failurePolicy?: FailurePolicy;
+  /** None (default) or NoneOnDryRun. Some/Unknown are not allowed in admissionregistration/v1. */
+  readonly sideEffects?: SideEffects;
+  /** 1..30 seconds, default 10. */
+  readonly timeoutSeconds?: number;
+  /** Equivalent (default) or Exact. */
+  readonly matchPolicy?: MatchPolicy;
+  /** Mutating webhooks only: Never (default) or IfNeeded. */
+  readonly reinvocationPolicy?: ReinvocationPolicy;
+  /** AdmissionReview versions the handler accepts, preferred first. Default `['v1']`. */
+  readonly admissionReviewVersions?: readonly AdmissionReviewVersion[];
+  readonly namespaceSelector?: LabelSelector;
+  readonly objectSelector?: LabelSelector;
+  /** At most 64, with unique names. */
+  readonly matchConditions?: readonly MatchCondition[];
+}
+
+export interface ResolvedRule {
+  readonly groups: readonly string[];
+  readonly versions: readonly string[];
+  readonly resources: readonly string[];
+  readonly operations: readonly Operation[];
+  readonly scope: Scope;
+}
+
+/** A webhook's options after validation, with every default applied. */
+export interface ResolvedWebhook {
+  readonly path: string;
+  readonly mutating: boolean;
+  readonly name: string;
+  readonly configuration: string | undefined;
+  readonly rules: readonly ResolvedRule[];
+  readonly failurePolicy: FailurePolicy;
+  readonly sideEffects: SideEffects;
+  readonly timeoutSeconds: number;
+  readonly matchPolicy: MatchPolicy;
+  /** Set for mutating webhooks only. */
+  readonly reinvocationPolicy: ReinvocationPolicy | undefined;
+  readonly admissionReviewVersions: readonly AdmissionReviewVersion[];
+  readonly namespaceSelector: LabelSelector | undefined;
+  readonly objectSelector: LabelSelector | undefined;
+  readonly matchConditions: readonly MatchCondition[] | undefined;
+}
+
+/** Where in the options a problem is: `['rules', 0, 'operations', 1]`. */
+export type OptionPath = readonly (string | number)[];
+
+export interface OptionProblem {
+  readonly path: OptionPath;
+  readonly message: string;
+}
+
+export const DEFAULT_NAME_SUFFIX = 'shaper-gen.io';
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+export const MAX_MATCH_CONDITIONS = 64;
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const WEBHOOK_PATH = /^\/(validate|mutate)-[a-z0-9]([-a-z0-9._/]*[a-z0-9])?$/;
+const API_VERSION = /^[a-z0-9]+$/;
+const RESOURCE_PART = /^(\*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
+const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+export function formatOptionPath(path: OptionPath): string {
+  return path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+    '',
+  );
+}
+
+export function defaultWebhookName(path: string): string {
+  return `${path.replace(/^\//, '').replace(/[/_.]/g, '-')}.${DEFAULT_NAME_SUFFIX}`;
+}
+
+/**
+ * Validates decorator options and applies defaults. Every problem is reported
+ * (not just the first), each with the option path it concerns.
+ */
+export function resolveWebhookOptions(raw: unknown): { webhook?: ResolvedWebhook; problems: OptionProblem[] } {
+  const problems: OptionProblem[] = [];
+  const report = (path: OptionPath, message: string) => problems.push({ path, message });
+
+  if (!isPlainObject(raw)) {
+    report([], '@Webhook expects an options object');
+    return { problems };
+  }
+  for (const key of Object.keys(raw)) {
+    if (!(key in FIELDS)) report([key], `unknown option "${key}"; known options: ${Object.keys(FIELDS).join(', ')}`);
+  }
+  const resolved: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(FIELDS) as [keyof WebhookOptions, Field][]) {
+    const value = raw[key];
+    if (value === undefined) {
+      if (field.required) report([key], `option "${key}" is required`);
+      continue;
+    }
+    resolved[key] = field.check(value, [key], report);
+  }
+
+  const mutating = raw.mutating;
+  if (typeof raw.path === 'string' && typeof mutating === 'boolean' && WEBHOOK_PATH.test(raw.path)) {
+    const prefix = mutating ? '/mutate-' : '/validate-';
+    if (!raw.path.startsWith(prefix)) {
+      report(['path'], `a ${mutating ? 'mutating' : 'validating'} webhook's path must start with "${prefix}", got "${raw.path}"`);
+    }
+  }
+  if (mutating === false && raw.reinvocationPolicy !== undefined) {
+    report(['reinvocationPolicy'], 'reinvocationPolicy applies to mutating webhooks only');
+  }
+  if (problems.length > 0) return { problems };
+
+  const options = raw as unknown as WebhookOptions;
+  const webhook: ResolvedWebhook = {
+    path: options.path,
+    mutating: options.mutating,
+    name: options.name ?? defaultWebhookName(options.path),
+    configuration: options.configuration,
+    rules: options.rules.map((rule) => ({
+      groups: [...rule.groups],
+      versions: [...rule.versions],
+      resources: [...rule.resources],
+      operations: [...rule.operations],
+      scope: rule.scope ?? '*',
+    })),
+    failurePolicy: options.failurePolicy ?? 'Fail',
+    sideEffects: options.sideEffects ?? 'None',
+    timeoutSeconds: options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    matchPolicy: options.matchPolicy ?? 'Equivalent',
+    reinvocationPolicy: options.mutating ? (options.reinvocationPolicy ?? 'Never') : undefined,
+    admissionReviewVersions: [...(options.admissionReviewVersions ?? ['v1'])],
+    namespaceSelector: options.namespaceSelector,
+    objectSelector: options.objectSelector,
+    matchConditions: options.matchConditions,
+  };
+  return { webhook, problems };
+}
+
+/** A set of webhooks served together: paths are unique, names unique within a configuration. */
+export function checkWebhookSet(webhooks: readonly ResolvedWebhook[]): { index: number; problem: OptionProblem }[] {
+  const found: { index: number; problem: OptionProblem }[] = [];
+  const paths = new Map<string, number>();
+  const names = new Map<string, number>();
+  webhooks.forEach((webhook, index) => {
+    const otherPath = paths.get(webhook.path);
+    if (otherPath === undefined) paths.set(webhook.path, index);
+    else found.push({ index, problem: { path: ['path'], message: `duplicate webhook path "${webhook.path}"` } });
+
+    const nameKey = `${webhook.mutating ? 'mutating' : 'validating'}/${webhook.configuration ?? ''}/${webhook.name}`;
+    if (names.get(nameKey) === undefined) names.set(nameKey, index);
+    else {
+      const where = webhook.configuration ? `configuration "${webhook.configuration}"` : 'the default configuration';
+      found.push({ index, problem: { path: ['name'], message: `duplicate webhook name "${webhook.name}" in ${where}` } });
+    }
+  });
+  return found;
+}
+
+type Report = (path: OptionPath, message: string) => void;
+
+interface Field {
+  readonly required?: boolean;
+  check(value: unknown, path: OptionPath, report: Report): unknown;
+}
+
+const FIELDS = {
+  path: {
+    required: true,
+    check: (value, path, report) => {
+      if (!expectString(value, path, report)) return;
+      if (!WEBHOOK_PATH.test(value)) {
+        report(path, `path "${value}" must be "/validate-<name>" or "/mutate-<name>" using lower-case letters, digits, "-", ".", "_" and "/"`);
+      }
+    },
+  },
+  mutating: {
+    required: true,
+    check: (value, path, report) => {
+      if (typeof value !== 'boolean') report(path, `mutating must be true or false, got ${describe(value)}`);
+    },
+  },
+  name: {
+    check: (value, path, report) => {
+      if (!expectString(value, path, report)) return;
+      if (value.length > 253 || !DNS_SUBDOMAIN.test(value) || value.split('.').length < 3) {
+        report(path, `name "${value}" must be a lower-case DNS subdomain with at least three segments, like "validate-profile.shaper.io"`);
+      }
+    },
+  },
+  configuration: {
+    check: (value, path, report) => {
+      if (!expectString(value, path, report)) return;
+      if (value.length > 40 || !DNS_LABEL.test(value)) {
+        report(path, `configuration "${value}" must be a lower-case DNS label of at most 40 characters`);
+      }
+    },
+  },
+  rules: {
+    required: true,
+    check: (value, path, report) => {
+      if (!expectArray(value, path, report)) return;
+      if (value.length === 0) report(path, 'rules must list at least one rule');
+      value.forEach((rule, i) => checkRule(rule, [...path, i], report));
+    },
+  },
+  failurePolicy: { check: enumField(FAILURE_POLICIES) },
+  sideEffects: {
+    check: (value, path, report) => {
+      if (value === 'Some' || value === 'Unknown') {
+        report(path, `sideEffects "${value}" is not allowed by admissionregistration.k8s.io/v1; use None, or NoneOnDryRun and honour request.dryRun`);
+        return;
+      }
+      enumField(SIDE_EFFECTS)(value, path, report);
+    },
+  },
+  timeoutSeconds: {
+    check: (value, path, report) => {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 30) {
+        report(path, `timeoutSeconds must be a whole number from 1 to 30, got ${describe(value)}`);
+      }
+    },
+  },
+  matchPolicy: { check: enumField(MATCH_POLICIES) },
+  reinvocationPolicy: { check: enumField(REINVOCATION_POLICIES) },
+  admissionReviewVersions: {
+    check: (value, path, report) => {
+      if (!expectArray(value, path, report)) return;
+      if (value.length === 0) report(path, 'admissionReviewVersions must list at least one version');
+      value.forEach((item, i) => enumField(ADMISSION_REVIEW_VERSIONS)(item, [...path, i], report));
+      reportDuplicates(value, path, report);
+    },
+  },
+  namespaceSelector: { check: checkSelector },
+  objectSelector: { check: checkSelector },
+  matchConditions: {
+    check: (value, path, report) => {
+      if (!expectArray(value, path, report)) return;
+      if (value.length > MAX_MATCH_CONDITIONS) {
+        report(path, `at most ${MAX_MATCH_CONDITIONS} matchConditions are allowed, got ${value.length}`);
+      }
+      const seen = new Set<string>();
+      value.forEach((condition, i) => {
+        const at = [...path, i];
+        if (!expectObject(condition, at, report, ['name', 'expression'])) return;
+        const { name, expression } = condition;
+        if (expectString(name, [...at, 'name'], report)) {
+          if (!isQualifiedName(name)) {
+            report([...at, 'name'], `matchCondition name "${name}" must be a qualified name (letters, digits, "-", "_", "."; at most 63 characters, optional DNS prefix)`);
+          } else if (seen.has(name)) {
+            report([...at, 'name'], `duplicate matchCondition name "${name}"`);
+          }
+          seen.add(name);
+        }
+        if (expectString(expression, [...at, 'expression'], report) && expression.trim() === '') {
+          report([...at, 'expression'], 'matchCondition expression must not be empty');
+        }
+      });
+    },
+  },
+} satisfies { readonly [K in keyof Required<WebhookOptions>]: Field };
+
+/** The option names, in declaration order: exported for the generator's messages and docs. */
+export const WEBHOOK_OPTION_NAMES = Object.keys(FIELDS) as (keyof WebhookOptions)[];
+
+function checkRule(rule: unknown, path: OptionPath, report: Report): void {
+  if (!expectObject(rule, path, report, ['groups', 'versions', 'resources', 'operations', 'scope'])) return;
+  const list = (key: string, each: (item: string, at: OptionPath) => void) => {
+    const value = rule[key];
+    const at = [...path, key];
+    if (value === undefined) return report(at, `rule option "${key}" is required`);
+    if (!expectArray(value, at, report)) return;
+    if (value.length === 0) return report(at, `${key} must not be empty`);
+    value.forEach((item, i) => {
+      if (expectString(item, [...at, i], report)) each(item, [...at, i]);
+    });
+    reportDuplicates(value, at, report);
+    if (key !== 'resources' && value.includes('*') && value.length > 1) report(at, `"*" in ${key} must be the only entry`);
+  };
+  list('groups', (group, at) => {
+    if (group !== '' && group !== '*' && !DNS_SUBDOMAIN.test(group)) report(at, `API group "${group}" must be "", "*" or a DNS subdomain`);
+  });
+  list('versions', (version, at) => {
+    if (version !== '*' && !API_VERSION.test(version)) report(at, `API version "${version}" must be "*" or like "v1", "v1alpha1"`);
+  });
+  list('resources', (resource, at) => {
+    const parts = resource.split('/');
+    if (parts.length > 2 || !parts.every((part) => RESOURCE_PART.test(part))) {
+      report(at, `resource "${resource}" must be "<resource>" or "<resource>/<subresource>" (lower-case, "*" allowed)`);
+    }
+  });
+  const resources = rule.resources;
+  if (Array.isArray(resources) && resources.length > 1) {
+    const at = [...path, 'resources'];
+    if (resources.includes('*/*')) report(at, 'resources containing "*/*" must not list other resources');
+    else if (resources.includes('*') && resources.some((r) => typeof r === 'string' && r !== '*' && !r.includes('/'))) {
+      report(at, 'resources containing "*" must not list other resources without a subresource');
+    }
+  }
+  list('operations', (operation, at) => enumField(OPERATIONS)(operation, at, report));
+  if (rule.scope !== undefined) enumField(SCOPES)(rule.scope, [...path, 'scope'], report);
+}
+
+function checkSelector(value: unknown, path: OptionPath, report: Report): void {
+  if (!expectObject(value, path, report, ['matchLabels', 'matchExpressions'])) return;
+  const { matchLabels, matchExpressions } = value;
+  if (matchLabels !== undefined && expectObject(matchLabels, [...path, 'matchLabels'], report)) {
+    for (const [key, label] of Object.entries(matchLabels)) {
+      const at = [...path, 'matchLabels', key];
+      if (!isQualifiedName(key)) report(at, `label key "${key}" is not a valid qualified name`);
+      if (expectString(label, at, report) && (label.length > 63 || !LABEL_VALUE.test(label))) {
+        report(at, `label value "${label}" is not valid (at most 63 letters, digits, "-", "_", ".")`);
+      }
+    }
+  }
+  if (matchExpressions === undefined || !expectArray(matchExpressions, [...path, 'matchExpressions'], report)) return;
+  matchExpressions.forEach((requirement, i) => {
+    const at = [...path, 'matchExpressions', i];
+    if (!expectObject(requirement, at, report, ['key', 'operator', 'values'])) return;
+    const { key, operator, values } = requirement;
+    if (expectString(key, [...at, 'key'], report) && !isQualifiedName(key)) {
+      report([...at, 'key'], `label key "${key}" is not a valid qualified name`);
+    }
+    if (!enumField(SELECTOR_OPERATORS)(operator, [...at, 'operator'], report)) return;
+    const needsValues = operator === 'In' || operator === 'NotIn';
+    if (needsValues) {
+      if (values === undefined || (Array.isArray(values) && values.length === 0)) {
+        report([...at, 'values'], `operator ${operator} needs a non-empty values list`);
+        return;
+      }
+    } else if (values !== undefined && (!Array.isArray(values) || values.length > 0)) {
+      report([...at, 'values'], `operator ${operator} must not have values`);
+      return;
+    }
+    if (values !== undefined && expectArray(values, [...at, 'values'], report)) {
+      values.forEach((item, j) => {
+        if (expectString(item, [...at, 'values', j], report) && (item.length > 63 || !LABEL_VALUE.test(item))) {
+          report([...at, 'values', j], `label value "${item}" is not valid (at most 63 letters, digits, "-", "_", ".")`);
+        }
+      });
+    }
+  });
+}
+
+function enumField<T extends string>(allowed: readonly T[]) {
+  return (value: unknown, path: OptionPath, report: Report): value is T => {
+    if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return true;
+    report(path, `${lastName(path)} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, got ${describe(value)}`);
+    return false;
+  };
+}
+
+function isQualifiedName(value: string): boolean {
+  const parts = value.split('/');
+  if (parts.length > 2) return false;
+  const name = parts.at(-1) ?? '';
+  const prefix = parts.length === 2 ? parts[0]! : undefined;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return false;
+  return name.length > 0 && name.length <= 63 && QUALIFIED_NAME_PART.test(name);
+}
+
+function reportDuplicates(values: readonly unknown[], path: OptionPath, report: Report): void {
+  const seen = new Set<unknown>();
+  values.forEach((value, i) => {
+    if (seen.has(value)) report([...path, i], `duplicate entry ${describe(value)}`);
+    seen.add(value);
+  });
+}
+
+function expectString(value: unknown, path: OptionPath, report: Report): value is string {
+  if (typeof value === 'string') return true;
+  report(path, `${lastName(path)} must be a string, got ${describe(value)}`);
+  return false;
+}
+
+function expectArray(value: unknown, path: OptionPath, report: Report): value is unknown[] {
+  if (Array.isArray(value)) return true;
+  report(path, `${lastName(path)} must be an array, got ${describe(value)}`);
+  return false;
+}
+
+function expectObject(
+  value: unknown,
+  path: OptionPath,
+  report: Report,
+  knownKeys?: readonly string[],
+): value is Record<string, unknown> {
+  if (!isPlainObject(value)) {
+    report(path, `${lastName(path)} must be an object, got ${describe(value)}`);
+    return false;
+  }
+  if (knownKeys) {
+    for (const key of Object.keys(value)) {
+      if (!knownKeys.includes(key)) report([...path, key], `unknown key "${key}" in ${lastName(path)}; expected ${knownKeys.join(', ')}`);
+    }
+  }
+  return true;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function lastName(path: OptionPath): string {
+  const name = [...path].reverse().find((part) => typeof part === 'string');
+  const index = path.at(-1);
+  return typeof index === 'number' && name !== undefined ? `${name}[${index}]` : (name ?? 'value');
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# One-time (idempotent) setup: Node 24, npm packages, pinned helm. Safe to re-run.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$root/scripts/env.sh"
+bash "$root/scripts/ensure-node.sh"
+cd "$root"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+if [ -f "$root/scripts/install-helm.sh" ]; then bash "$root/scripts/install-helm.sh"; fi
