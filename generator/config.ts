@@ -1,0 +1,74 @@
+/** The generator's own settings, from a Kubernetes-style YAML file (`shaper.yaml`). */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readYamlConfig, type Schema } from '../runtime/yaml-schema.js';
+import { GenerationError, type Diagnostic } from './diagnostics.js';
+
+export const CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';
+export const CONFIG_KIND = 'GeneratorConfig';
+export const DEFAULT_CONFIG_FILE = 'shaper.yaml';
+
+export interface GeneratorConfig {
+  /** Directory every other path is relative to: the config file's directory. */
+  readonly root: string;
+  readonly configFile: string | undefined;
+  readonly tsconfig: string;
+  readonly sources: readonly string[];
+  readonly exclude: readonly string[];
+  readonly chartDir: string;
+  /** The generated module that exports every decorated class, or undefined for none. */
+  readonly handlersModule: string | undefined;
+}
+
+const SCHEMA = {
+  type: 'object',
+  fields: {
+    apiVersion: { type: 'enum', values: [CONFIG_API_VERSION] },
+    kind: { type: 'enum', values: [CONFIG_KIND] },
+    tsconfig: { type: 'string' },
+    sources: { type: 'list', items: { type: 'string' } },
+    exclude: { type: 'list', items: { type: 'string' } },
+    chartDir: { type: 'string' },
+    handlersModule: { type: 'string', pattern: /\.(ts|mts)$/, hint: 'must name a .ts or .mts file' },
+  },
+} as const satisfies Schema;
+
+const DEFAULTS = {
+  tsconfig: 'tsconfig.json',
+  sources: ['**/*.ts'],
+  exclude: ['**/node_modules/**', '**/dist/**', '**/*.d.ts', '**/*.test.ts', '**/*.spec.ts'],
+  chartDir: 'charts/shaper-webhooks',
+};
+
+/**
+ * Loads `configFile`, or `shaper.yaml` in `cwd` when present, or the defaults.
+ * Throws GenerationError with `file:line:col` diagnostics for a bad file.
+ */
+export function loadGeneratorConfig(configFile: string | undefined, cwd = process.cwd()): GeneratorConfig {
+  const file = configFile ? path.resolve(cwd, configFile) : path.resolve(cwd, DEFAULT_CONFIG_FILE);
+  if (!existsSync(file)) {
+    if (configFile) throw new GenerationError([{ file, line: 1, column: 1, message: 'config file not found' }]);
+    return resolveConfig(cwd, undefined, {});
+  }
+  const { value, problems } = readYamlConfig(readFileSync(file, 'utf8'), SCHEMA);
+  const diagnostics: Diagnostic[] = problems.map((p) => ({ file, line: p.line, column: p.column, message: p.message }));
+  if (value.apiVersion === undefined || value.kind === undefined) {
+    diagnostics.push({ file, line: 1, column: 1, message: `a generator config needs "apiVersion: ${CONFIG_API_VERSION}" and "kind: ${CONFIG_KIND}"` });
+  }
+  if (diagnostics.length > 0) throw new GenerationError(diagnostics);
+  return resolveConfig(path.dirname(file), file, value);
+}
+
+function resolveConfig(root: string, configFile: string | undefined, value: Record<string, unknown>): GeneratorConfig {
+  const handlersModule = value.handlersModule as string | undefined;
+  const handlersExclude = handlersModule ? [handlersModule] : [];
+  return {
+    root,
+    configFile,
+    tsconfig: path.resolve(root, (value.tsconfig as string | undefined) ?? DEFAULTS.tsconfig),
+    sources: (value.sources as string[] | undefined) ?? DEFAULTS.sources,
+    exclude: [...((value.exclude as string[] | undefined) ?? DEFAULTS.exclude), ...handlersExclude],
+    chartDir: path.resolve(root, (value.chartDir as string | undefined) ?? DEFAULTS.chartDir),
+    handlersModule: handlersModule ? path.resolve(root, handlersModule) : undefined,
+  };
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { ts } from 'ts-morph';
+
+/** A problem found in a source or config file, printed as `file:line:col: message`. */
+export interface Diagnostic {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+  readonly message: string;
+}
+
+export function diagnosticAt(node: ts.Node, message: string): Diagnostic {
+  const sourceFile = node.getSourceFile();
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+  return { file: sourceFile.fileName, line: line + 1, column: character + 1, message };
+}
+
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => compareText(a.file, b.file) || a.line - b.line || a.column - b.column || compareText(a.message, b.message),
+  );
+}
+
+export function formatDiagnostic(diagnostic: Diagnostic, cwd = process.cwd()): string {
+  const file = path.isAbsolute(diagnostic.file) ? path.relative(cwd, diagnostic.file) : diagnostic.file;
+  return `${file}:${diagnostic.line}:${diagnostic.column}: ${diagnostic.message}`;
+}
+
+/** Locale-independent ordering, so output does not depend on the machine. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Thrown when generation must stop; carries every problem found. */
+export class GenerationError extends Error {
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(`${diagnostics.length} problem(s) found`);
+    this.name = 'GenerationError';
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * Static evaluation of decorator arguments through the type checker. Only
+ * forms whose value is certain at build time are accepted; anything else is a
+ * diagnostic naming the expression, never a guess.
+ */
+import { ts } from 'ts-morph';
+import { formatOptionPath, type OptionPath } from '../runtime/webhook-options.js';
+import { diagnosticAt, type Diagnostic } from './diagnostics.js';
+
+export type StaticValue = string | number | boolean | null | undefined | StaticValue[] | { [key: string]: StaticValue };
+
+export interface Evaluation {
+  readonly value: StaticValue;
+  /** The node each value came from, by option path (`rules[0].operations`). */
+  readonly locations: ReadonlyMap<string, ts.Node>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+class NotStatic extends Error {
+  constructor(readonly node: ts.Node, readonly reason: string) {
+    super(reason);
+  }
+}
+
+export function evaluateStatically(node: ts.Expression, checker: ts.TypeChecker): Evaluation {
+  const locations = new Map<string, ts.Node>();
+  const diagnostics: Diagnostic[] = [];
+  const evaluator = new Evaluator(checker, locations, diagnostics);
+  const value = evaluator.evaluate(node, []);
+  return { value, locations, diagnostics };
+}
+
+class Evaluator {
+  private readonly resolving = new Set<ts.Node>();
+
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly locations: Map<string, ts.Node>,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  /** Evaluates one value; a failure is recorded and yields undefined so siblings are still checked. */
+  evaluate(node: ts.Expression, path: OptionPath): StaticValue {
+    try {
+      return this.value(node, path);
+    } catch (error) {
+      if (!(error instanceof NotStatic)) throw error;
+      this.diagnostics.push(diagnosticAt(error.node, `cannot evaluate ${quoteSource(error.node)} statically: ${error.reason}`));
+      return undefined;
+    }
+  }
+
+  private value(node: ts.Expression, path: OptionPath): StaticValue {
+    const key = formatOptionPath(path);
+    if (!this.locations.has(key)) this.locations.set(key, node);
+
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+    if (ts.isNumericLiteral(node)) return Number(node.text);
+    if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+    if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+    if (node.kind === ts.SyntaxKind.NullKeyword) return null;
+    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node) || ts.isNonNullExpression(node)) {
+      return this.value(node.expression, path);
+    }
+    if (ts.isPrefixUnaryExpression(node)) return this.prefixUnary(node, path);
+    if (ts.isTemplateExpression(node)) return this.template(node, path);
+    if (ts.isArrayLiteralExpression(node)) return this.array(node, path);
+    if (ts.isObjectLiteralExpression(node)) return this.object(node, path);
+    if (ts.isIdentifier(node)) return this.identifier(node, path);
+    if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) return this.member(node, path);
+    throw new NotStatic(node, `${describeKind(node)} is not supported; use literals, consts, enums, spreads or template literals`);
+  }
+
+  private prefixUnary(node: ts.PrefixUnaryExpression, path: OptionPath): StaticValue {
+    const operand = this.value(node.operand, path);
+    if (typeof operand !== 'number') throw new NotStatic(node, 'a unary operator needs a number');
+    if (node.operator === ts.SyntaxKind.MinusToken) return -operand;
+    if (node.operator === ts.SyntaxKind.PlusToken) return operand;
+    throw new NotStatic(node, `operator ${ts.tokenToString(node.operator)} is not supported`);
+  }
+
+  private template(node: ts.TemplateExpression, path: OptionPath): string {
+    let text = node.head.text;
+    for (const span of node.templateSpans) {
+      const part = this.value(span.expression, path);
+      if (typeof part !== 'string' && typeof part !== 'number' && typeof part !== 'boolean') {
+        throw new NotStatic(span.expression, 'a template substitution must be a string, number or boolean');
+      }
+      text += String(part) + span.literal.text;
+    }
+    return text;
+  }
+
+  private array(node: ts.ArrayLiteralExpression, path: OptionPath): StaticValue[] {
+    const result: StaticValue[] = [];
+    for (const element of node.elements) {
+      if (ts.isSpreadElement(element)) {
+        const spread = this.value(element.expression, [...path, result.length]);
+        if (!Array.isArray(spread)) throw new NotStatic(element, 'only arrays can be spread into an array');
+        spread.forEach((item, i) => {
+          this.locations.set(formatOptionPath([...path, result.length + i]), element);
+          result.push(item);
+        });
+      } else if (ts.isOmittedExpression(element)) {
+        throw new NotStatic(node, 'arrays must not have holes');
+      } else {
+        result.push(this.evaluate(element, [...path, result.length]));
+      }
+    }
+    return result;
+  }
+
+  private object(node: ts.ObjectLiteralExpression, path: OptionPath): { [key: string]: StaticValue } {
+    const result: { [key: string]: StaticValue } = {};
+    for (const property of node.properties) {
+      if (ts.isPropertyAssignment(property)) {
+        const name = this.propertyName(property.name, path);
+        this.locations.set(formatOptionPath([...path, name]), property.initializer);
+        result[name] = this.evaluate(property.initializer, [...path, name]);
+      } else if (ts.isShorthandPropertyAssignment(property)) {
+        const name = property.name.text;
+        this.locations.set(formatOptionPath([...path, name]), property);
+        const symbol = this.checker.getShorthandAssignmentValueSymbol(property);
+        result[name] = this.guard(property, () => this.symbolValue(symbol, property.name, [...path, name]));
+      } else if (ts.isSpreadAssignment(property)) {
+        const spread = this.guard(property, () => this.value(property.expression, path));
+        if (spread === undefined) continue;
+        if (typeof spread !== 'object' || spread === null || Array.isArray(spread)) {
+          this.fail(property, 'only objects can be spread into an object');
+          continue;
+        }
+        for (const [key, value] of Object.entries(spread)) {
+          this.locations.set(formatOptionPath([...path, key]), property);
+          result[key] = value;
+        }
+      } else {
+        this.fail(property, `${describeKind(property)} is not supported in decorator options; use a plain property`);
+      }
+    }
+    return result;
+  }
+
+  private propertyName(name: ts.PropertyName, path: OptionPath): string {
+    if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) {
+      return name.text;
+    }
+    if (ts.isComputedPropertyName(name)) {
+      const key = this.value(name.expression, path);
+      if (typeof key === 'string' || typeof key === 'number') return String(key);
+    }
+    throw new NotStatic(name, 'property names must be identifiers, strings or constant computed names');
+  }
+
+  private identifier(node: ts.Identifier, path: OptionPath): StaticValue {
+    if (node.text === 'undefined') return undefined;
+    return this.symbolValue(this.checker.getSymbolAtLocation(node), node, path);
+  }
+
+  private member(node: ts.PropertyAccessExpression | ts.ElementAccessExpression, path: OptionPath): StaticValue {
+    const memberSymbol = this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node);
+    if (memberSymbol && memberSymbol.flags & ts.SymbolFlags.EnumMember) return this.symbolValue(memberSymbol, node, path);
+    const target = this.value(node.expression, path);
+    const key = ts.isPropertyAccessExpression(node) ? node.name.text : this.value(node.argumentExpression, path);
+    if (typeof key !== 'string' && typeof key !== 'number') throw new NotStatic(node, 'the index must be a string or number');
+    if (target === null || typeof target !== 'object') throw new NotStatic(node, `${quoteSource(node.expression)} is not an object or array`);
+    if (!Object.prototype.hasOwnProperty.call(target, key)) throw new NotStatic(node, `it has no property ${JSON.stringify(String(key))}`);
+    return (target as Record<string, StaticValue>)[key];
+  }
+
+  private symbolValue(symbol: ts.Symbol | undefined, at: ts.Node, path: OptionPath): StaticValue {
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    const declaration = symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+    if (!symbol || !declaration || symbol.flags & ts.SymbolFlags.Alias) {
+      throw new NotStatic(at, 'its declaration could not be found (imports must resolve to project sources)');
+    }
+    if (ts.isEnumMember(declaration)) {
+      const constant = this.checker.getConstantValue(declaration);
+      if (constant === undefined) throw new NotStatic(at, 'the enum member has no constant value');
+      return constant;
+    }
+    if (ts.isVariableDeclaration(declaration)) {
+      const list = declaration.parent;
+      if (!ts.isVariableDeclarationList(list) || !(list.flags & ts.NodeFlags.Const)) {
+        throw new NotStatic(at, `${symbol.name} is not a const; only const declarations have a value known at build time`);
+      }
+      if (!declaration.initializer) throw new NotStatic(at, `${symbol.name} has no initializer`);
+      if (!ts.isIdentifier(declaration.name)) throw new NotStatic(at, 'destructured consts are not supported');
+      if (this.resolving.has(declaration)) throw new NotStatic(at, `${symbol.name} refers to itself`);
+      this.resolving.add(declaration);
+      try {
+        return this.value(declaration.initializer, path);
+      } finally {
+        this.resolving.delete(declaration);
+      }
+    }
+    throw new NotStatic(at, `${symbol.name} is ${describeKind(declaration)}, not a const or enum member`);
+  }
+
+  private guard(node: ts.Node, run: () => StaticValue): StaticValue {
+    try {
+      return run();
+    } catch (error) {
+      if (!(error instanceof NotStatic)) throw error;
+      this.fail(error.node ?? node, error.reason);
+      return undefined;
+    }
+  }
+
+  private fail(node: ts.Node, reason: string): void {
+    this.diagnostics.push(diagnosticAt(node, `cannot evaluate ${quoteSource(node)} statically: ${reason}`));
+  }
+}
+
+function quoteSource(node: ts.Node): string {
+  const text = node.getText().replace(/\s+/g, ' ');
+  return `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
+}
+
+function describeKind(node: ts.Node): string {
+  const words = ts.SyntaxKind[node.kind].replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
+}

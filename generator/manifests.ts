@@ -1,0 +1,69 @@
+/**
+ * `shaper-gen manifests`: scan, validate, render. Either every file is
+ * produced or none is: any problem stops generation before anything is written.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { parse as parseYaml } from 'yaml';
+import { GenerationError, sortDiagnostics } from './diagnostics.js';
+import type { GeneratorConfig } from './config.js';
+import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel } from './model.js';
+import { loadTemplates } from './render.js';
+import { scanWebhooks, type DecoratedWebhook } from './scan.js';
+
+export interface GeneratedFile {
+  /** Absolute path. */
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface GenerationResult {
+  readonly files: readonly GeneratedFile[];
+  readonly webhooks: readonly DecoratedWebhook[];
+  readonly scannedFiles: number;
+  readonly candidateFiles: number;
+}
+
+export async function generateManifests(config: GeneratorConfig): Promise<GenerationResult> {
+  const sources = await glob([...config.sources], {
+    cwd: config.root,
+    ignore: [...config.exclude],
+    absolute: true,
+    onlyFiles: true,
+  });
+  sources.sort();
+  const chartName = readChartName(config.chartDir);
+  const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
+  if (diagnostics.length > 0) throw new GenerationError(sortDiagnostics(diagnostics));
+
+  const templates = loadTemplates();
+  const chartTemplates = path.join(config.chartDir, 'templates');
+  const files: GeneratedFile[] = CONFIGURATION_KINDS.map((kind) => ({
+    path: path.join(chartTemplates, kind.fileName),
+    content: templates.webhookConfigurations(configurationsModel(kind, webhooks, chartName, config.root)),
+  }));
+  files.push({
+    path: path.join(chartTemplates, '_webhook-paths.tpl'),
+    content: templates.webhookPaths(pathsModel(webhooks.map((w) => w.webhook), chartName)),
+  });
+  if (config.handlersModule) {
+    files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
+  }
+  return { files, webhooks, scannedFiles: sources.length, candidateFiles };
+}
+
+function readChartName(chartDir: string): string {
+  const chartFile = path.join(chartDir, 'Chart.yaml');
+  let chart: unknown;
+  try {
+    chart = parseYaml(readFileSync(chartFile, 'utf8'));
+  } catch (error) {
+    throw new GenerationError([{ file: chartFile, line: 1, column: 1, message: `cannot read the chart: ${(error as Error).message}` }]);
+  }
+  const name = (chart as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string' || name === '') {
+    throw new GenerationError([{ file: chartFile, line: 1, column: 1, message: 'Chart.yaml has no name' }]);
+  }
+  return name;
+}

@@ -1,0 +1,54 @@
+/** Writing generated files, or comparing them with what is on disk (`--check`). */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GeneratedFile } from './manifests.js';
+
+export interface StaleFile {
+  readonly path: string;
+  /** 'missing', or the first line that differs. */
+  readonly reason: string;
+}
+
+/** Writes each file through a temporary sibling and a rename, so a reader never sees half a file. */
+export function writeGeneratedFiles(files: readonly GeneratedFile[]): string[] {
+  const changed: string[] = [];
+  for (const file of files) {
+    if (readIfExists(file.path) === file.content) continue;
+    mkdirSync(path.dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.content);
+    renameSync(temporary, file.path);
+    changed.push(file.path);
+  }
+  return changed;
+}
+
+export function findStaleFiles(files: readonly GeneratedFile[]): StaleFile[] {
+  const stale: StaleFile[] = [];
+  for (const file of files) {
+    const current = readIfExists(file.path);
+    if (current === undefined) stale.push({ path: file.path, reason: 'missing' });
+    else if (current !== file.content) stale.push({ path: file.path, reason: firstDifference(current, file.content) });
+  }
+  return stale;
+}
+
+function firstDifference(current: string, expected: string): string {
+  const have = current.split('\n');
+  const want = expected.split('\n');
+  for (let i = 0; i < Math.max(have.length, want.length); i++) {
+    if (have[i] !== want[i]) {
+      return `line ${i + 1}: expected ${JSON.stringify(want[i] ?? '<end of file>')}, found ${JSON.stringify(have[i] ?? '<end of file>')}`;
+    }
+  }
+  return 'differs';
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Finds the classes decorated with shaper-gen's `@Webhook` and turns each
+ * decorator's argument into validated, defaulted options, reporting every
+ * problem with its source location.
+ */
+import { ts } from 'ts-morph';
+import { DEFAULTER_METHOD, VALIDATOR_METHODS } from '../runtime/contract.js';
+import {
+  checkWebhookSet,
+  formatOptionPath,
+  resolveWebhookOptions,
+  type OptionPath,
+  type ResolvedWebhook,
+} from '../runtime/webhook-options.js';
+import { diagnosticAt, type Diagnostic } from './diagnostics.js';
+import { evaluateStatically } from './evaluate.js';
+import { buildScanProgram } from './program.js';
+
+/** The JSDoc tag on the `Webhook` function that marks it as shaper-gen's decorator. */
+const MARKER_TAG = 'shaperGenMarker';
+
+export interface DecoratedWebhook {
+  readonly className: string;
+  readonly file: string;
+  readonly webhook: ResolvedWebhook;
+}
+
+export interface ScanResult {
+  readonly webhooks: readonly DecoratedWebhook[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly candidateFiles: number;
+}
+
+interface Found extends DecoratedWebhook {
+  readonly decorator: ts.Decorator;
+  readonly locate: (path: OptionPath) => ts.Node;
+}
+
+export function scanWebhooks(tsconfigPath: string, files: readonly string[]): ScanResult {
+  const { checker, candidates } = buildScanProgram(tsconfigPath, files);
+  const diagnostics: Diagnostic[] = [];
+  const found: Found[] = [];
+
+  for (const sourceFile of candidates) {
+    for (const statement of sourceFile.statements) {
+      if (!ts.isClassDeclaration(statement)) continue;
+      for (const decorator of ts.getDecorators(statement) ?? []) {
+        if (!isWebhookDecorator(decorator, checker)) continue;
+        const result = readDecorator(statement, decorator, checker, diagnostics);
+        if (result) found.push(result);
+      }
+    }
+  }
+
+  for (const { index, problem } of checkWebhookSet(found.map((f) => f.webhook))) {
+    const item = found[index]!;
+    diagnostics.push(diagnosticAt(item.locate(problem.path), problem.message));
+  }
+  return {
+    webhooks: found.map(({ className, file, webhook }) => ({ className, file, webhook })),
+    diagnostics,
+    candidateFiles: candidates.length,
+  };
+}
+
+function isWebhookDecorator(decorator: ts.Decorator, checker: ts.TypeChecker): boolean {
+  const call = decorator.expression;
+  const callee = ts.isCallExpression(call) ? call.expression : call;
+  let symbol = checker.getSymbolAtLocation(callee);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return (symbol?.declarations ?? []).some(
+    (declaration) => ts.isFunctionDeclaration(declaration) && ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === MARKER_TAG),
+  );
+}
+
+function readDecorator(
+  classNode: ts.ClassDeclaration,
+  decorator: ts.Decorator,
+  checker: ts.TypeChecker,
+  diagnostics: Diagnostic[],
+): Found | undefined {
+  const call = decorator.expression;
+  if (!ts.isCallExpression(call) || call.arguments.length !== 1) {
+    diagnostics.push(diagnosticAt(decorator, '@Webhook must be called with exactly one options object: @Webhook({ path, mutating, rules })'));
+    return undefined;
+  }
+  const argument = call.arguments[0]!;
+  const evaluation = evaluateStatically(argument, checker);
+  if (evaluation.diagnostics.length > 0) {
+    diagnostics.push(...evaluation.diagnostics);
+    return undefined;
+  }
+
+  const locate = (path: OptionPath): ts.Node => {
+    for (let length = path.length; length > 0; length--) {
+      const node = evaluation.locations.get(formatOptionPath(path.slice(0, length)));
+      if (node) return node;
+    }
+    return argument;
+  };
+  const inOtherFile = (node: ts.Node) => node.getSourceFile() !== decorator.getSourceFile();
+
+  const { webhook, problems } = resolveWebhookOptions(evaluation.value);
+  for (const problem of problems) {
+    const node = locate(problem.path);
+    const context = inOtherFile(node) ? ` (in @Webhook of ${classNode.name?.text ?? 'anonymous class'})` : '';
+    diagnostics.push(diagnosticAt(node, `${problem.message}${context}`));
+  }
+  if (!webhook) return undefined;
+
+  const className = classNode.name?.text;
+  const exported = ts.getCombinedModifierFlags(classNode) & ts.ModifierFlags.Export;
+  const isDefault = ts.getCombinedModifierFlags(classNode) & ts.ModifierFlags.Default;
+  if (!className || !exported || isDefault) {
+    diagnostics.push(
+      diagnosticAt(classNode.name ?? classNode, `class ${className ?? '(anonymous)'} with @Webhook must be a named export (export class …) so the server can register it`),
+    );
+    return undefined;
+  }
+  const shapeProblem = handlerShapeProblem(classNode, webhook);
+  if (shapeProblem) {
+    diagnostics.push(diagnosticAt(classNode.name!, shapeProblem));
+    return undefined;
+  }
+  return { className, file: decorator.getSourceFile().fileName, webhook, decorator, locate };
+}
+
+/** Checks own members only; inherited methods are left to the runtime's decoration-time check. */
+function handlerShapeProblem(classNode: ts.ClassDeclaration, webhook: ResolvedWebhook): string | undefined {
+  if (classNode.heritageClauses?.some((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)) return undefined;
+  const methods = new Set(
+    classNode.members
+      .filter((member) => (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member)) && member.name && ts.isIdentifier(member.name))
+      .map((member) => (member.name as ts.Identifier).text),
+  );
+  const name = classNode.name!.text;
+  if (webhook.mutating && !methods.has(DEFAULTER_METHOD)) {
+    return `mutating webhook class ${name} must implement default(obj, ctx)`;
+  }
+  if (!webhook.mutating && !VALIDATOR_METHODS.some((method) => methods.has(method))) {
+    return `validating webhook class ${name} must implement at least one of ${VALIDATOR_METHODS.join(', ')}`;
+  }
+  return undefined;
+}
