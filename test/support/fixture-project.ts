@@ -1,0 +1,58 @@
+/** Throwaway TypeScript projects on disk that depend on this shaper-gen checkout. */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface FixtureOptions {
+  /** Resolve `shaper-gen` to its TypeScript sources (default) or to the built `dist/*.d.ts`, as an installed package would. */
+  readonly resolveTo?: 'sources' | 'dist';
+  readonly shaperYaml?: string | null;
+}
+
+export interface FixtureProject {
+  readonly dir: string;
+  file(relative: string): string;
+  read(relative: string): string;
+  write(relative: string, content: string): void;
+  remove(): void;
+}
+
+export const DEFAULT_SHAPER_YAML = `apiVersion: shaper-gen.io/v1alpha1
+kind: GeneratorConfig
+sources: ["src/**/*.ts"]
+handlersModule: src/webhooks.generated.ts
+`;
+
+export function createFixtureProject(files: Record<string, string>, options: FixtureOptions = {}): FixtureProject {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-fixture-'));
+  const project: FixtureProject = {
+    dir,
+    file: (relative) => path.join(dir, relative),
+    read: (relative) => readFileSync(path.join(dir, relative), 'utf8'),
+    write: (relative, content) => {
+      mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
+      writeFileSync(path.join(dir, relative), content);
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+  const conditions = options.resolveTo === 'dist' ? [] : ['shaper-gen-source'];
+  project.write(
+    'tsconfig.json',
+    JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, customConditions: conditions },
+      include: ['src'],
+    }),
+  );
+  if (options.shaperYaml !== null) project.write('shaper.yaml', options.shaperYaml ?? DEFAULT_SHAPER_YAML);
+  mkdirSync(path.join(dir, 'node_modules'));
+  symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
+  mkdirSync(path.join(dir, 'charts/shaper-webhooks/templates'), { recursive: true });
+  for (const name of ['Chart.yaml', 'values.yaml', 'templates/_helpers.tpl']) {
+    cpSync(path.join(REPO_ROOT, 'charts/shaper-webhooks', name), path.join(dir, 'charts/shaper-webhooks', name));
+  }
+  for (const [name, content] of Object.entries(files)) project.write(name, content);
+  return project;
+}
