@@ -1,0 +1,65 @@
+/** The built CLI, run as a user runs it, in a project that resolves shaper-gen to its published dist/*.d.ts. */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFixtureProject, REPO_ROOT, type FixtureProject } from '../../support/fixture-project.js';
+
+const CLI = path.join(REPO_ROOT, 'dist/bin/shaper-gen.js');
+let project: FixtureProject | undefined;
+afterEach(() => project?.remove());
+
+function shaperGen(cwd: string, ...args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+}
+
+const RULES = "[{ groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles'], operations: ['CREATE'] }]";
+
+describe('shaper-gen manifests (built CLI, installed-package resolution)', () => {
+  it('finds the decorator through the published type declarations and writes the files', () => {
+    project = createFixtureProject(
+      {
+        'src/hooks.ts': `import { Webhook as Hook } from 'shaper-gen';
+@Hook({ path: '/validate-profile', mutating: false, rules: ${RULES} })
+export class ProfileValidator { validateCreate() {} }`,
+      },
+      { resolveTo: 'dist' },
+    );
+    const result = shaperGen(project.dir, 'manifests');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^shaper-gen: 1 webhooks from 1 of 1 files; 4 file\(s\) updated in \d+\.\d+s\n/);
+    expect(project.read('charts/shaper-webhooks/templates/validating-webhook-configuration.yaml')).toContain('path: "/validate-profile"');
+    expect(shaperGen(project.dir, 'manifests', '--check').status).toBe(0);
+  });
+
+  it('exits 1 with sorted file:line:col diagnostics and writes nothing', () => {
+    project = createFixtureProject(
+      {
+        'src/hooks.ts': `import { Webhook } from 'shaper-gen';
+@Webhook({ path: '/validate-profile', mutating: true, rules: ${RULES}, timeoutSeconds: 31 })
+export class ProfileValidator { default() {} }`,
+      },
+      { resolveTo: 'dist' },
+    );
+    const result = shaperGen(project.dir, 'manifests', '--config', 'shaper.yaml');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      [
+        'src/hooks.ts:2:18: a mutating webhook\'s path must start with "/mutate-", got "/validate-profile"',
+        'src/hooks.ts:2:180: timeoutSeconds must be a whole number from 1 to 30, got number 31',
+        'shaper-gen: 2 problem(s); nothing was written',
+        '',
+      ].join('\n'),
+    );
+    expect(existsSync(project.file('src/webhooks.generated.ts'))).toBe(false);
+    expect(existsSync(project.file('charts/shaper-webhooks/templates/mutating-webhook-configuration.yaml'))).toBe(false);
+  });
+
+  it('names a missing config file', () => {
+    project = createFixtureProject({}, { shaperYaml: null });
+    const result = shaperGen(project.dir, 'manifests', '--config', 'nope.yaml');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('nope.yaml:1:1: config file not found');
+  });
+});
