@@ -42,7 +42,7 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
   project.write(
     'tsconfig.json',
     JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, customConditions: conditions },
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, skipLibCheck: true, customConditions: conditions },
       include: ['src'],
     }),
   );
