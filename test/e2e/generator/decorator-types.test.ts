@@ -22,7 +22,7 @@ export class MissingDefault { validateCreate() {} }
 export class BadPolicy { validateCreate() {} }`,
   });
   const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
-  output = spawnSync(process.execPath, [tsc, '-p', project.dir, '--noEmit', '--pretty', 'false'], { encoding: 'utf8' }).stdout;
+  output = spawnSync(process.execPath, [tsc, '-p', '.', '--noEmit', '--pretty', 'false'], { cwd: project.dir, encoding: 'utf8' }).stdout;
 }, 60_000);
 afterAll(() => project.remove());
 
