@@ -37,8 +37,30 @@ export class AdmissionDenial extends Error {
 
 /** Denies the request with a message (code 403 unless given). */
 export function Denied(message: string, code = 403): AdmissionDenial {
-  return new AdmissionDenial(message, code, code === 403 ? 'Forbidden' : 'BadRequest');
+  return new AdmissionDenial(message, code, reasonFor(code) ?? '');
 }
+
+/** metav1.StatusReason for an HTTP status code, as apimachinery pairs them. */
+export function reasonFor(code: number): string | undefined {
+  return STATUS_REASONS[code];
+}
+
+const STATUS_REASONS: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Expired',
+  413: 'RequestEntityTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
 
 /** Denies as Forbidden (403). */
 export function Forbidden(message: string): AdmissionDenial {

@@ -1,0 +1,161 @@
+/**
+ * One admission decision: run the handler method the operation calls for,
+ * within the webhook's deadline, and turn what happened into an
+ * AdmissionResponse. No HTTP here: the server and the test helpers share it.
+ */
+import type { Logger } from 'pino';
+import type { CustomDefaulter, CustomValidator, KubeClient, KubernetesObject, WebhookHandler } from '../contract.js';
+import { AdmissionDenial, causeMessage } from '../errors.js';
+import type { ResolvedWebhook } from '../webhook-options.js';
+import { RequestContext } from './context.js';
+import { diffObjects, encodePatch, type PatchOperation } from './patch.js';
+import { erroredResponse, type AdmissionRequest, type AdmissionResponse, type Status } from './review.js';
+
+export type Outcome = 'allowed' | 'denied' | 'error' | 'timeout';
+
+export interface AdmitResult {
+  response: AdmissionResponse;
+  outcome: Outcome;
+  /** The patch operations of a mutating webhook, when it changed the object. */
+  patch?: PatchOperation[];
+  /** The object as the defaulter left it (mutating webhooks). */
+  patched?: KubernetesObject;
+  /** What a handler threw that was not an AdmissionDenial. */
+  error?: unknown;
+}
+
+export interface AdmitOptions {
+  log: Logger;
+  kube: KubeClient;
+  /** How long the handler may run; by default the webhook's timeoutSeconds less a margin for the network. */
+  deadlineMs?: number;
+}
+
+class DeadlineExceeded extends Error {
+  constructor(readonly ms: number) {
+    super(`did not finish within ${ms} ms`);
+  }
+}
+
+/** The handler's time budget: the API server gives up after timeoutSeconds, so answer a little before. */
+export function handlerDeadlineMs(webhook: ResolvedWebhook): number {
+  const total = webhook.timeoutSeconds * 1000;
+  return total - Math.min(500, total * 0.2);
+}
+
+export async function admit(
+  webhook: ResolvedWebhook,
+  handler: WebhookHandler,
+  request: AdmissionRequest,
+  options: AdmitOptions,
+): Promise<AdmitResult> {
+  const ctx = new RequestContext(webhook, request, options.log, options.kube);
+  const deadlineMs = options.deadlineMs ?? handlerDeadlineMs(webhook);
+  try {
+    if (webhook.mutating) return await runDefaulter(handler as CustomDefaulter, request, ctx, deadlineMs);
+    const warnings = await settle(callValidator(handler as CustomValidator, request, ctx), ctx, deadlineMs);
+    return { outcome: 'allowed', response: withWarnings({ uid: request.uid, allowed: true }, ctx, warnings) };
+  } catch (error) {
+    return failure(error, webhook, request, ctx);
+  }
+}
+
+async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: RequestContext, deadlineMs: number): Promise<AdmitResult> {
+  const allowed: AdmissionResponse = { uid: request.uid, allowed: true };
+  // Like controller-runtime: defaulting applies to objects being written, never to DELETE or CONNECT.
+  if (request.operation === 'DELETE' || request.operation === 'CONNECT') return { outcome: 'allowed', response: allowed };
+  const original = request.object;
+  if (!original) {
+    return { outcome: 'denied', response: erroredResponse(400, `${request.operation} request for webhook ${ctx.webhook.path} carries no object`, request.uid) };
+  }
+  const working = structuredClone(original);
+  const returned = await settle(handler.default(working, ctx), ctx, deadlineMs);
+  if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
+    throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
+  }
+  const patched = (returned as KubernetesObject | undefined) ?? working;
+  const patch = diffObjects(original, patched);
+  const response = withWarnings(allowed, ctx, undefined);
+  if (patch.length > 0) {
+    response.patch = encodePatch(patch);
+    response.patchType = 'JSONPatch';
+  }
+  return { outcome: 'allowed', response, patch, patched };
+}
+
+function callValidator(handler: CustomValidator, request: AdmissionRequest, ctx: RequestContext) {
+  switch (request.operation) {
+    case 'CREATE':
+      return handler.validateCreate?.(request.object ?? {}, ctx);
+    case 'UPDATE':
+      return handler.validateUpdate?.(request.oldObject ?? {}, request.object ?? {}, ctx);
+    case 'DELETE':
+      return handler.validateDelete?.(request.oldObject ?? {}, ctx);
+    case 'CONNECT':
+      return handler.validateConnect?.(request.options ?? undefined, ctx);
+  }
+}
+
+/** Awaits a handler's result only when it is a promise, bounded by the deadline. */
+async function settle<T>(value: T | Promise<T>, ctx: RequestContext, deadlineMs: number): Promise<T> {
+  if (!isThenable(value)) return value;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new DeadlineExceeded(deadlineMs);
+      ctx.abort(error);
+      reject(error);
+    }, deadlineMs);
+  });
+  try {
+    return await Promise.race([value, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+function withWarnings(response: AdmissionResponse, ctx: RequestContext, returned: unknown): AdmissionResponse {
+  const warnings = Array.isArray(returned) ? [...ctx.warnings, ...returned.map(String)] : ctx.warnings;
+  if (warnings.length > 0) response.warnings = warnings;
+  return response;
+}
+
+function failure(error: unknown, webhook: ResolvedWebhook, request: AdmissionRequest, ctx: RequestContext): AdmitResult {
+  if (error instanceof AdmissionDenial) {
+    return { outcome: 'denied', response: withWarnings({ uid: request.uid, allowed: false, status: denialStatus(error, request) }, ctx, undefined) };
+  }
+  if (error instanceof DeadlineExceeded) {
+    ctx.log.warn({ deadlineMs: error.ms, failurePolicy: webhook.failurePolicy }, 'handler timed out');
+    const message = `webhook ${webhook.name} (${webhook.path}) did not answer within ${error.ms} ms`;
+    if (webhook.failurePolicy === 'Ignore') {
+      ctx.warn(`${message}; allowed because its failurePolicy is Ignore`);
+      return { outcome: 'timeout', response: withWarnings({ uid: request.uid, allowed: true }, ctx, undefined) };
+    }
+    return { outcome: 'timeout', response: erroredResponse(504, message, request.uid) };
+  }
+  ctx.log.error({ err: error }, 'handler failed');
+  const detail = error instanceof Error ? error.message : String(error);
+  return { outcome: 'error', error, response: erroredResponse(500, `internal error in webhook ${webhook.name} (${webhook.path}): ${detail}`, request.uid) };
+}
+
+/** metav1.Status for an explicit denial; Invalid gets apimachinery's NewInvalid message and causes. */
+function denialStatus(denial: AdmissionDenial, request: AdmissionRequest): Status {
+  const status: Status = { metadata: {}, status: 'Failure', code: denial.code, message: denial.message };
+  if (denial.reason) status.reason = denial.reason;
+  if (denial.causes.length === 0) return status;
+  const name = request.name || request.object?.metadata?.name || request.oldObject?.metadata?.name || '';
+  const { group, kind } = request.kind;
+  const qualifiedKind = group ? `${kind}.${group}` : kind;
+  status.message = `${qualifiedKind} ${JSON.stringify(name)} is invalid: ${denial.message}`;
+  status.details = {
+    name,
+    group,
+    kind,
+    causes: denial.causes.map((cause) => ({ type: cause.type, message: causeMessage(cause), field: cause.field })),
+  };
+  return status;
+}

@@ -1,0 +1,52 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type { ServerConfigOverrides } from '../config/server-config.js';
+
+interface ServeFlags {
+  config?: string;
+  handlers?: string[];
+  certDir?: string;
+  port?: number;
+  healthPort?: number;
+  metricsPort?: number;
+  bindAddress?: string;
+  logLevel?: string;
+  dev?: boolean;
+}
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535');
+  return port;
+}
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('serve every @Webhook class over HTTPS from one server, with health and metrics endpoints')
+    .option('-c, --config <file>', 'ServerConfig YAML file')
+    .option('--handlers <modules...>', 'modules exporting `webhooks` (overrides the config)')
+    .option('--cert-dir <dir>', 'directory with tls.crt and tls.key (overrides the config)')
+    .option('--port <port>', 'webhook HTTPS port (default 9443)', portNumber)
+    .option('--health-port <port>', 'health probe port, 0 to disable (default 8081)', portNumber)
+    .option('--metrics-port <port>', 'metrics port, 0 to disable (default 8080)', portNumber)
+    .option('--bind-address <address>', 'address every listener binds')
+    .option('--log-level <level>', 'trace, debug, info, warn, error or fatal')
+    .option('--dev', 'local use only: self-signed in-memory certificate, loopback only')
+    .action(async (flags: ServeFlags) => {
+      const [{ serveUntilSignalled }, { ServerConfigError }] = await Promise.all([import('../server/serve.js'), import('../config/server-config.js')]);
+      const bind = flags.bindAddress;
+      const overrides: ServerConfigOverrides = {
+        handlers: flags.handlers,
+        webhook: { certDir: flags.certDir, port: flags.port, bindAddress: bind },
+        health: { port: flags.healthPort, bindAddress: bind },
+        metrics: { port: flags.metricsPort, bindAddress: bind },
+        log: flags.logLevel ? { level: flags.logLevel as 'info' } : undefined,
+      };
+      try {
+        await serveUntilSignalled({ configFile: flags.config, overrides, dev: flags.dev });
+      } catch (error) {
+        const message = error instanceof ServerConfigError || (error as Error).name === 'RegistrationError' ? (error as Error).message : (error as Error).stack;
+        process.stderr.write(`shaper-gen serve: ${message}\n`);
+        process.exit(1);
+      }
+    });
+}

@@ -1,0 +1,30 @@
+/** The Kubernetes API access handlers get as `ctx.kube`: loaded on first use, one client per API class. */
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeClient } from './contract.js';
+
+export class LazyKubeClient implements KubeClient {
+  private loaded: KubeConfig | undefined;
+  private readonly clients = new Map<Function, unknown>();
+
+  /** `load` defaults to KUBECONFIG, ~/.kube/config or the in-cluster service account, in that order. */
+  constructor(private readonly load: () => KubeConfig = defaultKubeConfig) {}
+
+  get config(): KubeConfig {
+    return (this.loaded ??= this.load());
+  }
+
+  api<T>(apiClass: new (...args: never[]) => T): T {
+    let client = this.clients.get(apiClass) as T | undefined;
+    if (!client) {
+      client = this.config.makeApiClient(apiClass as never) as T;
+      this.clients.set(apiClass, client);
+    }
+    return client;
+  }
+}
+
+function defaultKubeConfig(): KubeConfig {
+  const config = new KubeConfig();
+  config.loadFromDefault();
+  return config;
+}

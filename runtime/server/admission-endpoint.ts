@@ -1,0 +1,99 @@
+/**
+ * The HTTP side of one registered webhook: method, content type and body
+ * checks, decoding, the decision, the response, metrics and the log line.
+ * Works on raw node:http objects so that the admission hot path does not pay
+ * for Express routing (see README, "Performance").
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { admit, type AdmitResult } from '../admission/admit.js';
+import { decodeReview, erroredResponse, reviewOf, type AdmissionResponse, type ReviewApiVersion } from '../admission/review.js';
+import type { KubeClient, WebhookHandler } from '../contract.js';
+import type { ResolvedWebhook } from '../webhook-options.js';
+import { readBody } from './body.js';
+import type { ServerMetrics } from './metrics.js';
+
+export interface RegisteredWebhook {
+  readonly webhook: ResolvedWebhook;
+  readonly handler: WebhookHandler;
+  /** Where the class came from, for logs: `ClassName` or `module#ClassName`. */
+  readonly source: string;
+}
+
+export interface EndpointDeps {
+  readonly log: Logger;
+  readonly kube: KubeClient;
+  readonly metrics: ServerMetrics;
+  readonly maxRequestBytes: number;
+}
+
+export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps): RawHandler {
+  const { webhook, handler } = entry;
+  const series = deps.metrics.forWebhook(webhook.path);
+  const log = deps.log.child({ webhook: webhook.path });
+
+  const reject = (res: ServerResponse, code: number, message: string, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1') => {
+    deps.metrics.countRejected(code);
+    log.info({ code }, message);
+    send(res, code, reviewOf(apiVersion, erroredResponse(code, message)));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, started: bigint) => {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return reject(res, 405, `method ${req.method} not allowed; admission webhooks take POST`);
+    }
+    const contentType = req.headers['content-type'];
+    if (!contentType || !isJson(contentType)) {
+      return reject(res, 400, `Content-Type ${JSON.stringify(contentType ?? '')} not supported; expected application/json`);
+    }
+    const read = await readBody(req, deps.maxRequestBytes);
+    if (!read.ok) {
+      if (read.code === 413) res.setHeader('Connection', 'close');
+      return reject(res, read.code, read.message);
+    }
+    const decoded = decodeReview(read.body);
+    if ('error' in decoded) return reject(res, 400, decoded.error, decoded.apiVersion);
+
+    const { apiVersion, request } = decoded.review;
+    const result: AdmitResult = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube });
+    send(res, 200, reviewOf(apiVersion, result.response));
+    const code = responseCode(result.response);
+    deps.metrics.countRequest(webhook.path, request.operation, result.response.allowed, code, result.outcome);
+    series.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    if (!result.response.allowed) {
+      log.info({ uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, code, reason: result.response.status?.reason }, result.response.status?.message ?? 'denied');
+    } else if (log.isLevelEnabled('debug')) {
+      log.debug({ uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, patched: result.response.patch !== undefined }, 'allowed');
+    }
+  };
+
+  return (req, res) => {
+    series.inFlight.inc();
+    handle(req, res, process.hrtime.bigint())
+      .catch((error: unknown) => {
+        // Only a bug in this file gets here; the connection still gets an answer.
+        log.error({ err: error }, 'admission endpoint failed');
+        if (!res.headersSent) send(res, 500, reviewOf('admission.k8s.io/v1', erroredResponse(500, 'internal server error')));
+        else res.destroy();
+      })
+      .finally(() => series.inFlight.dec());
+  };
+}
+
+function isJson(contentType: string): boolean {
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return type === 'application/json';
+}
+
+function responseCode(response: AdmissionResponse): number {
+  return response.status?.code ?? (response.allowed ? 200 : 403);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}

@@ -1,0 +1,40 @@
+/** Reads a request body up to a byte limit, without buffering past it. */
+import type { IncomingMessage } from 'node:http';
+
+export type BodyResult = { ok: true; body: string } | { ok: false; code: 400 | 413; message: string };
+
+export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    return Promise.resolve(tooLarge(Number(declared), limit));
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: BodyResult) => {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        finish(tooLarge(size, limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (size === 0) finish({ ok: false, code: 400, message: 'request body is empty' });
+      else finish({ ok: true, body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8') });
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', (error) => finish({ ok: false, code: 400, message: `reading the request body failed: ${error.message}` }));
+  });
+}
+
+function tooLarge(size: number, limit: number): BodyResult {
+  return { ok: false, code: 413, message: `request body of ${size} bytes or more exceeds the limit of ${limit} bytes` };
+}

@@ -1,0 +1,111 @@
+/**
+ * Prometheus metrics of the admission server (prom-client), in a registry of
+ * its own so that several servers can live in one process (tests).
+ * Label values are bounded: webhook is a registered path, never a raw URL.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Outcome } from '../admission/admit.js';
+
+const PREFIX = 'shaper_webhook_';
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: `${PREFIX}requests_total`,
+    help: 'Admission requests answered, by webhook path, operation, decision and response code.',
+    labelNames: ['webhook', 'operation', 'allowed', 'code'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: `${PREFIX}request_duration_seconds`,
+    help: 'Time from the first byte of an admission request to the end of its response, by webhook path.',
+    labelNames: ['webhook'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly inFlight = new Gauge({
+    name: `${PREFIX}requests_in_flight`,
+    help: 'Admission requests being handled now, by webhook path.',
+    labelNames: ['webhook'] as const,
+    registers: [this.registry],
+  });
+  private readonly handlerErrors = new Counter({
+    name: `${PREFIX}handler_errors_total`,
+    help: 'Handlers that threw something other than a denial (answered with code 500), by webhook path.',
+    labelNames: ['webhook'] as const,
+    registers: [this.registry],
+  });
+  private readonly handlerTimeouts = new Counter({
+    name: `${PREFIX}handler_timeouts_total`,
+    help: 'Handlers that missed their deadline, by webhook path.',
+    labelNames: ['webhook'] as const,
+    registers: [this.registry],
+  });
+  private readonly rejected = new Counter({
+    name: `${PREFIX}rejected_requests_total`,
+    help: 'Requests answered before any handler ran (bad body, too large, wrong method or content type), by response code.',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+  readonly certificateReloads = new Counter({
+    name: `${PREFIX}certificate_reloads_total`,
+    help: 'Serving certificate loads that changed the certificate in use (including the first).',
+    registers: [this.registry],
+  });
+  readonly certificateReloadErrors = new Counter({
+    name: `${PREFIX}certificate_reload_errors_total`,
+    help: 'Serving certificate loads that failed; the previous certificate stays in use.',
+    registers: [this.registry],
+  });
+  readonly certificateExpiry = new Gauge({
+    name: `${PREFIX}certificate_expiry_timestamp_seconds`,
+    help: 'Unix time at which the serving certificate in use expires.',
+    registers: [this.registry],
+  });
+
+  // Label children cached per key: prom-client hashes label objects on every call otherwise.
+  private readonly children = new Map<string, WebhookSeries>();
+  private readonly requestChildren = new Map<string, Counter.Internal>();
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The series of one webhook path, created once. */
+  forWebhook(path: string): WebhookSeries {
+    let series = this.children.get(path);
+    if (!series) {
+      series = {
+        latency: this.latency.labels(path),
+        inFlight: this.inFlight.labels(path),
+        errors: this.handlerErrors.labels(path),
+        timeouts: this.handlerTimeouts.labels(path),
+      };
+      this.children.set(path, series);
+    }
+    return series;
+  }
+
+  countRequest(path: string, operation: string, allowed: boolean, code: number, outcome: Outcome | undefined): void {
+    const key = `${path}\0${operation}\0${allowed}\0${code}`;
+    let child = this.requestChildren.get(key);
+    if (!child) {
+      child = this.requests.labels(path, operation, String(allowed), String(code));
+      this.requestChildren.set(key, child);
+    }
+    child.inc();
+    if (outcome === 'error') this.forWebhook(path).errors.inc();
+    else if (outcome === 'timeout') this.forWebhook(path).timeouts.inc();
+  }
+
+  countRejected(code: number): void {
+    this.rejected.labels(String(code)).inc();
+  }
+}
+
+export interface WebhookSeries {
+  latency: Histogram.Internal<'webhook'>;
+  inFlight: Gauge.Internal<'webhook'>;
+  errors: Counter.Internal;
+  timeouts: Counter.Internal;
+}

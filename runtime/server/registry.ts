@@ -1,0 +1,63 @@
+/**
+ * Finds the classes to serve — the `webhooks` export of each handlers module,
+ * which `shaper-gen manifests` generates from the same decorators it turns
+ * into the chart — and maps each path to one handler instance.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { WebhookHandler } from '../contract.js';
+import { webhookOf } from '../decorator.js';
+import { checkWebhookSet, formatOptionPath } from '../webhook-options.js';
+import type { RegisteredWebhook } from './admission-endpoint.js';
+
+export class RegistrationError extends Error {
+  override name = 'RegistrationError';
+}
+
+type HandlerClass = new () => WebhookHandler;
+
+/** Registers decorated classes; refuses anything undecorated and any two webhooks that clash. */
+export function registerWebhooks(classes: readonly unknown[], origin = 'webhooks'): Map<string, RegisteredWebhook> {
+  const entries: RegisteredWebhook[] = [];
+  for (const [index, candidate] of classes.entries()) {
+    const webhook = webhookOf(candidate);
+    if (!webhook) {
+      const name = typeof candidate === 'function' ? candidate.name || '(anonymous class)' : typeof candidate;
+      throw new RegistrationError(`${origin}[${index}] (${name}) is not decorated with @Webhook`);
+    }
+    const cls = candidate as HandlerClass;
+    let handler: WebhookHandler;
+    try {
+      handler = new cls();
+    } catch (error) {
+      throw new RegistrationError(`constructing ${cls.name} for ${webhook.path} failed: ${(error as Error).message}`);
+    }
+    entries.push({ webhook, handler, source: `${origin}#${cls.name}` });
+  }
+  const clashes = checkWebhookSet(entries.map((entry) => entry.webhook));
+  if (clashes.length > 0) {
+    throw new RegistrationError(
+      clashes.map(({ index, problem }) => `${entries[index]!.source}: ${formatOptionPath(problem.path)}: ${problem.message}`).join('\n'),
+    );
+  }
+  return new Map(entries.map((entry) => [entry.webhook.path, entry]));
+}
+
+/** Imports handlers modules (paths relative to `cwd`, or package specifiers) and collects their `webhooks` exports. */
+export async function importWebhookClasses(modules: readonly string[], cwd = process.cwd()): Promise<unknown[]> {
+  const classes: unknown[] = [];
+  for (const specifier of modules) {
+    const url = specifier.startsWith('.') || path.isAbsolute(specifier) ? pathToFileURL(path.resolve(cwd, specifier)).href : specifier;
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(url)) as Record<string, unknown>;
+    } catch (error) {
+      throw new RegistrationError(`cannot import handlers module ${specifier}: ${(error as Error).message}`);
+    }
+    if (!Array.isArray(module.webhooks)) {
+      throw new RegistrationError(`handlers module ${specifier} has no \`webhooks\` array export (generate one with \`shaper-gen manifests\`)`);
+    }
+    classes.push(...(module.webhooks as unknown[]));
+  }
+  return classes;
+}

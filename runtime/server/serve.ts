@@ -1,0 +1,63 @@
+/**
+ * `shaper-gen serve`: configuration, handler registration, the server, and
+ * the process's signals. What runs in the container.
+ */
+import type { Logger } from 'pino';
+import { DEFAULT_SERVER_CONFIG, loadServerConfig, mergeServerConfig, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
+import { LazyKubeClient } from '../kube-client.js';
+import { createLogger } from '../log.js';
+import { createDevCertificate } from '../tls/dev-certificate.js';
+import { importWebhookClasses, registerWebhooks } from './registry.js';
+import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
+
+export interface ServeOptions {
+  /** ServerConfig file; without one, the defaults. */
+  configFile?: string;
+  /** Command-line settings, applied over the file. */
+  overrides?: ServerConfigOverrides;
+  /** Self-signed in-memory certificate on loopback, for trying things locally. */
+  dev?: boolean;
+  log?: Logger;
+}
+
+export interface RunningServer {
+  server: WebhookServer;
+  addresses: ListeningAddresses;
+  config: ServerConfig;
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const fromFile = options.configFile ? await loadServerConfig(options.configFile) : DEFAULT_SERVER_CONFIG;
+  let config = mergeServerConfig(fromFile, options.overrides ?? {});
+  if (options.dev) config = mergeServerConfig(config, { webhook: { bindAddress: config.webhook.bindAddress || '127.0.0.1' } });
+  const log = options.log ?? createLogger(config.log.level);
+  if (config.handlers.length === 0) throw new Error('no handlers modules configured: set `handlers` in the config or pass --handlers');
+
+  const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '));
+  const certificate = options.dev ? await createDevCertificate() : undefined;
+  const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate });
+  const addresses = await server.start();
+  return { server, addresses, config };
+}
+
+/** Runs until SIGTERM or SIGINT, then drains; a second signal exits at once. */
+export async function serveUntilSignalled(options: ServeOptions): Promise<void> {
+  const running = await startServer(options);
+  const { server, addresses } = running;
+  if (options.dev) {
+    const base = `https://localhost:${addresses.webhook.port}`;
+    process.stderr.write(`shaper-gen serve --dev: ${base} (self-signed; use curl -k)\n`);
+  }
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    server.shutdown().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+    void signal;
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

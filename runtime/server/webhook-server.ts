@@ -1,0 +1,225 @@
+/**
+ * One server instance for every registered webhook: the HTTPS admission
+ * listener, plus plain-HTTP health and metrics listeners, and an orderly
+ * shutdown. Admission requests go straight from node:https to their endpoint
+ * by an exact path lookup; everything else (unknown paths, user routes) goes
+ * to the Express app.
+ */
+import { X509Certificate } from 'node:crypto';
+import { once } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import tls, { type SecureContextOptions } from 'node:tls';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { KubeClient } from '../contract.js';
+import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
+import { CertificateWatcher, type LoadedCertificate } from '../tls/certificate-watcher.js';
+import { admissionEndpoint, type RawHandler, type RegisteredWebhook } from './admission-endpoint.js';
+import { createPlainApp, mountHealthEndpoints, type HealthCheck } from './health.js';
+import { ServerMetrics } from './metrics.js';
+
+export interface WebhookServerOptions {
+  readonly config: ServerConfig;
+  readonly webhooks: ReadonlyMap<string, RegisteredWebhook>;
+  readonly log: Logger;
+  readonly kube: KubeClient;
+  /** A fixed certificate (serve --dev, tests) instead of watching certDir. */
+  readonly certificate?: SecureContextOptions;
+  readonly metrics?: ServerMetrics;
+}
+
+export interface ListeningAddresses {
+  webhook: AddressInfo;
+  health?: AddressInfo;
+  metrics?: AddressInfo;
+}
+
+export class WebhookServer {
+  /** The Express app behind the webhook port: add your own routes here. Admission paths never reach it. */
+  readonly app: Express = createPlainApp();
+  readonly metrics: ServerMetrics;
+  private readonly endpoints = new Map<string, RawHandler>();
+  private readonly https: https.Server;
+  private readonly plain: http.Server[] = [];
+  private readonly watcher: CertificateWatcher | undefined;
+  private certificate: LoadedCertificate | undefined;
+  private shuttingDown = false;
+  private stopped: Promise<void> | undefined;
+
+  constructor(private readonly options: WebhookServerOptions) {
+    const { config, log } = options;
+    this.metrics = options.metrics ?? new ServerMetrics();
+    const deps = { log, kube: options.kube, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes };
+    for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
+
+    this.app.use((req, res) => {
+      res.status(404).json({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: `no webhook is served at ${req.path}` });
+    });
+
+    const clientCA = config.webhook.clientCAName;
+    this.https = https.createServer(
+      {
+        minVersion: config.webhook.tlsMinVersion === '1.3' ? 'TLSv1.3' : 'TLSv1.2',
+        requestCert: clientCA !== '',
+        rejectUnauthorized: clientCA !== '',
+        ...options.certificate,
+      },
+      (req, res) => this.route(req, res),
+    );
+    // The API server keeps connections open; keep them longer than its idle timeout (90 s).
+    this.https.keepAliveTimeout = 120_000;
+    this.https.headersTimeout = 30_000;
+    this.https.on('tlsClientError', (error) => log.debug({ err: error }, 'TLS handshake failed'));
+
+    if (options.certificate) {
+      this.certificate = { context: options.certificate, notAfter: notAfterOf(options.certificate), subject: 'in-memory' };
+      this.metrics.certificateExpiry.set(this.certificate.notAfter.getTime() / 1000);
+    } else {
+      const dir = config.webhook.certDir;
+      this.watcher = new CertificateWatcher(
+        { certFile: `${dir}/${config.webhook.certName}`, keyFile: `${dir}/${config.webhook.keyName}`, clientCAFile: clientCA ? `${dir}/${clientCA}` : undefined },
+        {
+          log,
+          pollMs: config.webhook.certPollSeconds * 1000,
+          onLoad: (certificate) => {
+            this.https.setSecureContext(certificate.context);
+            this.certificate = certificate;
+            this.metrics.certificateReloads.inc();
+            this.metrics.certificateExpiry.set(certificate.notAfter.getTime() / 1000);
+          },
+          onError: () => this.metrics.certificateReloadErrors.inc(),
+        },
+      );
+    }
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?'); // the API server appends ?timeout=…
+    const endpoint = this.endpoints.get(query === -1 ? url : url.slice(0, query));
+    if (endpoint) endpoint(req, res);
+    else this.app(req, res);
+  }
+
+  /** Paths the chart expects that no registered class serves. */
+  missingPaths(): string[] {
+    return this.options.config.expectedPaths.filter((path) => !this.endpoints.has(path));
+  }
+
+  async start(): Promise<ListeningAddresses> {
+    const { config, log } = this.options;
+    await this.watcher?.start();
+    const webhook = await listen(this.https, config.webhook);
+    const addresses: ListeningAddresses = { webhook };
+
+    const probes = createPlainApp();
+    mountHealthEndpoints(probes, [{ name: 'ping', run: () => undefined }], this.readinessChecks());
+    const metricsApp = createPlainApp();
+    metricsApp.get('/metrics', (_req, res) => {
+      this.metrics.registry.metrics().then(
+        (text) => res.type(this.metrics.registry.contentType).send(text),
+        (error: Error) => res.status(500).type('text/plain').send(error.message),
+      );
+    });
+    const sharedPort = config.health.port !== 0 && config.health.port === config.metrics.port;
+    if (sharedPort) probes.use(metricsApp);
+    if (config.health.port !== 0) addresses.health = await this.listenPlain(probes, config.health);
+    if (config.metrics.port !== 0 && !sharedPort) addresses.metrics = await this.listenPlain(metricsApp, config.metrics);
+    if (sharedPort) addresses.metrics = addresses.health;
+
+    log.info(
+      { webhook: webhook.port, health: addresses.health?.port, metrics: addresses.metrics?.port, paths: [...this.endpoints.keys()] },
+      `serving ${this.endpoints.size} webhook(s)`,
+    );
+    const missing = this.missingPaths();
+    if (missing.length > 0) log.error({ missing }, `no handler for ${missing.join(', ')}: the chart's webhook configurations call these paths; refusing readiness`);
+    return addresses;
+  }
+
+  private readinessChecks(): HealthCheck[] {
+    return [
+      { name: 'shutdown', run: () => (this.shuttingDown ? 'shutting down' : undefined) },
+      { name: 'certificate', run: () => (this.certificate ? undefined : `no serving certificate loaded from ${this.options.config.webhook.certDir}`) },
+      {
+        name: 'handlers',
+        run: () => {
+          const missing = this.missingPaths();
+          return missing.length === 0 ? undefined : `no handler registered for ${missing.join(', ')}`;
+        },
+      },
+      { name: 'webhook-listener', run: () => this.probeListener() },
+    ];
+  }
+
+  /** A real TLS handshake with our own listener: proves it accepts connections with the loaded certificate. */
+  private probeListener(): Promise<string | undefined> {
+    const address = this.https.address() as AddressInfo | null;
+    if (!address) return Promise.resolve('not listening');
+    const host = address.address === '::' || address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+    return new Promise((resolve) => {
+      const socket = tls.connect({ host, port: address.port, rejectUnauthorized: false, timeout: 2000, servername: 'localhost' });
+      const done = (failure: string | undefined) => {
+        socket.destroy();
+        resolve(failure);
+      };
+      socket.once('secureConnect', () => done(undefined));
+      // With mTLS required, our probe has no client certificate: a handshake that got as far as that still proves the listener works.
+      socket.once('error', (error: NodeJS.ErrnoException) =>
+        done(this.options.config.webhook.clientCAName && error.code !== 'ECONNREFUSED' ? undefined : `TLS handshake with ${host}:${address.port} failed: ${error.message}`),
+      );
+      socket.once('timeout', () => done(`TLS handshake with ${host}:${address.port} timed out`));
+    });
+  }
+
+  private async listenPlain(app: Express, config: ListenerConfig): Promise<AddressInfo> {
+    const server = http.createServer(app);
+    this.plain.push(server);
+    return listen(server, config);
+  }
+
+  /** Graceful stop: unready at once, keep serving for drainSeconds, then finish requests in flight (bounded) and close. */
+  shutdown(): Promise<void> {
+    this.stopped ??= this.drainAndClose();
+    return this.stopped;
+  }
+
+  private async drainAndClose(): Promise<void> {
+    const { config, log } = this.options;
+    this.shuttingDown = true;
+    log.info({ drainSeconds: config.shutdown.drainSeconds, timeoutSeconds: config.shutdown.timeoutSeconds }, 'shutting down: unready, draining');
+    await delay(config.shutdown.drainSeconds * 1000);
+    const closed = new Promise<void>((resolve) => this.https.close(() => resolve()));
+    this.https.closeIdleConnections();
+    const timer = delay(config.shutdown.timeoutSeconds * 1000).then(() => 'timeout' as const);
+    if ((await Promise.race([closed, timer])) === 'timeout') {
+      log.warn('requests still in flight at the shutdown timeout; closing their connections');
+      this.https.closeAllConnections();
+    }
+    this.watcher?.stop();
+    await Promise.all(
+      this.plain.map((server) => {
+        const done = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        return done;
+      }),
+    );
+    log.info('stopped');
+  }
+}
+
+async function listen(server: http.Server | https.Server, config: ListenerConfig): Promise<AddressInfo> {
+  server.listen(config.port, config.bindAddress || undefined);
+  await once(server, 'listening');
+  return server.address() as AddressInfo;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function notAfterOf(context: SecureContextOptions): Date {
+  const cert = Array.isArray(context.cert) ? context.cert[0] : context.cert;
+  return new Date(new X509Certificate(cert as string | Buffer).validTo);
+}

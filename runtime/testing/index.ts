@@ -1,0 +1,134 @@
+/**
+ * Test helpers for handler authors (`shaper-gen/testing`): build an admission
+ * request, run a handler exactly as the server does, and read back the
+ * decision — including the object the API server would store after applying
+ * the returned JSON Patch.
+ */
+import fastJsonPatch from 'fast-json-patch';
+import { pino, type Logger } from 'pino';
+import { admit } from '../admission/admit.js';
+import type { AdmissionRequest, AdmissionResponse, AdmissionReview, ReviewApiVersion, StatusCause } from '../admission/review.js';
+import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubeClient, KubernetesObject, UserInfo, WebhookHandler } from '../contract.js';
+import { webhookOf } from '../decorator.js';
+import type { ResolvedWebhook } from '../webhook-options.js';
+
+export interface RequestInput<T extends KubernetesObject = KubernetesObject> {
+  operation?: AdmissionOperation;
+  object?: T;
+  oldObject?: T;
+  /** Defaults to the object's namespace. */
+  namespace?: string;
+  /** Defaults to the object's name. */
+  name?: string;
+  userInfo?: UserInfo;
+  dryRun?: boolean;
+  subResource?: string;
+  options?: KubernetesObject;
+  kind?: GroupVersionKind;
+  resource?: GroupVersionResource;
+  uid?: string;
+}
+
+let uidCounter = 0;
+
+/** An AdmissionReview request as the API server would send it; kind and resource come from the object and the webhook's rules. */
+export function admissionRequest<T extends KubernetesObject>(input: RequestInput<T>, webhook?: ResolvedWebhook): AdmissionRequest {
+  const operation = input.operation ?? (input.oldObject && input.object ? 'UPDATE' : input.oldObject ? 'DELETE' : 'CREATE');
+  const sample = input.object ?? input.oldObject;
+  const kind = input.kind ?? kindOf(sample);
+  return {
+    uid: input.uid ?? `00000000-0000-4000-8000-${String(++uidCounter).padStart(12, '0')}`,
+    kind,
+    resource: input.resource ?? resourceOf(kind, webhook),
+    subResource: input.subResource,
+    requestKind: kind,
+    requestResource: input.resource ?? resourceOf(kind, webhook),
+    name: input.name ?? sample?.metadata?.name,
+    namespace: input.namespace ?? sample?.metadata?.namespace,
+    operation,
+    userInfo: input.userInfo ?? { username: 'test-user', groups: ['system:authenticated'] },
+    object: operation === 'DELETE' ? null : (input.object ?? null),
+    oldObject: input.oldObject ?? null,
+    dryRun: input.dryRun ?? false,
+    options: input.options ?? null,
+  };
+}
+
+/** A whole AdmissionReview body, for HTTP tests. */
+export function admissionReview<T extends KubernetesObject>(input: RequestInput<T>, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1', webhook?: ResolvedWebhook): AdmissionReview {
+  return { apiVersion, kind: 'AdmissionReview', request: admissionRequest(input, webhook) };
+}
+
+export interface Decision<T extends KubernetesObject = KubernetesObject> {
+  allowed: boolean;
+  /** status.code of a denial (or 200 when allowed). */
+  code: number;
+  reason?: string;
+  message?: string;
+  causes: StatusCause[];
+  warnings: string[];
+  /** The JSON Patch operations, decoded; empty when nothing changed. */
+  patch: fastJsonPatch.Operation[];
+  /** The object after applying the patch to the request's object: what the API server would store. */
+  patched?: T;
+  response: AdmissionResponse;
+}
+
+export interface RunOptions {
+  /** Kubernetes API access for handlers that use `ctx.kube`; by default any use fails the test. */
+  kube?: KubeClient;
+  log?: Logger;
+  /** Override the handler's deadline (ms). */
+  deadlineMs?: number;
+}
+
+/** Runs a decorated handler (class or instance) on one request, as `shaper-gen serve` would. */
+export async function runWebhook<T extends KubernetesObject>(handler: WebhookHandler | (new () => WebhookHandler), input: RequestInput<T>, options: RunOptions = {}): Promise<Decision<T>> {
+  const instance = typeof handler === 'function' ? new handler() : handler;
+  const webhook = webhookOf(instance.constructor);
+  if (!webhook) throw new TypeError(`${instance.constructor.name} is not decorated with @Webhook`);
+  const request = admissionRequest(input, webhook);
+  const result = await admit(webhook, instance, request, {
+    log: options.log ?? pino({ level: 'silent' }),
+    kube: options.kube ?? noKube,
+    deadlineMs: options.deadlineMs,
+  });
+  const { response } = result;
+  const patch = response.patch ? (JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as fastJsonPatch.Operation[]) : [];
+  const patched = request.object && webhook.mutating ? (fastJsonPatch.applyPatch(structuredClone(request.object), patch, true, false).newDocument as T) : undefined;
+  return {
+    allowed: response.allowed,
+    code: response.status?.code ?? (response.allowed ? 200 : 403),
+    reason: response.status?.reason,
+    message: response.status?.message,
+    causes: response.status?.details?.causes ?? [],
+    warnings: response.warnings ?? [],
+    patch,
+    patched,
+    response,
+  };
+}
+
+const noKube: KubeClient = {
+  get config(): never {
+    throw new Error('this handler uses ctx.kube; pass { kube } to runWebhook');
+  },
+  api(): never {
+    throw new Error('this handler uses ctx.kube; pass { kube } to runWebhook');
+  },
+};
+
+function kindOf(object: KubernetesObject | undefined): GroupVersionKind {
+  const apiVersion = object?.apiVersion ?? 'v1';
+  const slash = apiVersion.indexOf('/');
+  return {
+    group: slash === -1 ? '' : apiVersion.slice(0, slash),
+    version: slash === -1 ? apiVersion : apiVersion.slice(slash + 1),
+    kind: object?.kind ?? '',
+  };
+}
+
+function resourceOf(kind: GroupVersionKind, webhook: ResolvedWebhook | undefined): GroupVersionResource {
+  const fromRule = webhook?.rules.flatMap((rule) => rule.resources).find((resource) => !resource.includes('/') && resource !== '*');
+  return { group: kind.group, version: kind.version, resource: fromRule ?? `${kind.kind.toLowerCase()}s` };
+}
