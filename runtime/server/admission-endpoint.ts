@@ -50,10 +50,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
       return reject(res, 400, `Content-Type ${JSON.stringify(contentType ?? '')} not supported; expected application/json`);
     }
     const read = await readBody(req, deps.maxRequestBytes);
-    if (!read.ok) {
-      if (read.code === 413) res.setHeader('Connection', 'close');
-      return reject(res, read.code, read.message);
-    }
+    if (!read.ok) return reject(res, read.code, read.message);
     const decoded = decodeReview(read.body);
     if ('error' in decoded) return reject(res, 400, decoded.error, decoded.apiVersion);
 

@@ -19,7 +19,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.pause();
+        // Stop collecting; Node discards the rest once the response is sent, so the client reads the 413 instead of a reset.
         finish(tooLarge(size, limit));
         return;
       }

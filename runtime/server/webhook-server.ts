@@ -71,6 +71,8 @@ export class WebhookServer {
     // The API server keeps connections open; keep them longer than its idle timeout (90 s).
     this.https.keepAliveTimeout = 120_000;
     this.https.headersTimeout = 30_000;
+    // No admission call outlives the API server's 30 s maximum; slow senders do not get to hold sockets longer.
+    this.https.requestTimeout = 60_000;
     this.https.on('tlsClientError', (error) => log.debug({ err: error }, 'TLS handshake failed'));
 
     if (options.certificate) {

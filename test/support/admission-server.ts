@@ -27,7 +27,7 @@ export interface TestServer {
   certDir: string;
   logs: Record<string, unknown>[];
   /** POST to the webhook port over HTTPS, verifying the server against the test CA. */
-  post(urlPath: string, body: unknown, options?: { headers?: Record<string, string>; method?: string; client?: Pem; agent?: https.Agent }): Promise<HttpResult>;
+  post(urlPath: string, body: unknown, options?: { headers?: Record<string, string>; method?: string; client?: Pem; agent?: https.Agent; chunked?: boolean }): Promise<HttpResult>;
   /** GET from the health or metrics port. */
   get(port: 'health' | 'metrics', urlPath: string): Promise<HttpResult>;
   stop(): Promise<void>;
@@ -40,14 +40,14 @@ export async function startTestServer(options: { webhooks: readonly unknown[]; c
   const serving = await ca.issue({ commonName: 'localhost', hosts: ['localhost', '127.0.0.1'] });
   writeFileSync(path.join(certDir, 'tls.crt'), serving.cert);
   writeFileSync(path.join(certDir, 'tls.key'), serving.key);
-  const config = mergeServerConfig(DEFAULT_SERVER_CONFIG, {
+  const base = mergeServerConfig(DEFAULT_SERVER_CONFIG, {
     webhook: { bindAddress: '127.0.0.1', port: 0, certDir, certPollSeconds: 1 },
     // Port 0 disables health and metrics, so take free ports for them.
     health: { bindAddress: '127.0.0.1', port: await freePort() },
     metrics: { bindAddress: '127.0.0.1', port: await freePort() },
     shutdown: { drainSeconds: 0, timeoutSeconds: 5 },
-    ...options.config,
   });
+  const config = mergeServerConfig(base, options.config ?? {});
   const logs: Record<string, unknown>[] = [];
   const log = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
   const server = new WebhookServer({
@@ -64,7 +64,7 @@ export async function startTestServer(options: { webhooks: readonly unknown[]; c
     ca,
     certDir,
     logs,
-    post(urlPath, body, { headers = {}, method = 'POST', client, agent } = {}) {
+    post(urlPath, body, { headers = {}, method = 'POST', client, agent, chunked = false } = {}) {
       const payload = typeof body === 'string' ? body : JSON.stringify(body);
       return request(https, {
         host: '127.0.0.1',
@@ -75,8 +75,8 @@ export async function startTestServer(options: { webhooks: readonly unknown[]; c
         ca: ca.cert,
         ...(client ?? {}),
         agent: agent ?? false,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)), ...headers },
-      }, payload);
+        headers: { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(Buffer.byteLength(payload)) }), ...headers },
+      }, payload, chunked);
     },
     get(port, urlPath) {
       const address = port === 'health' ? addresses.health : addresses.metrics;
@@ -99,7 +99,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export function request(transport: typeof http | typeof https, options: https.RequestOptions, payload: string | undefined): Promise<HttpResult> {
+export function request(transport: typeof http | typeof https, options: https.RequestOptions, payload: string | undefined, chunked = false): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const req = transport.request(options, (res) => {
       const chunks: Buffer[] = [];
@@ -116,6 +116,10 @@ export function request(transport: typeof http | typeof https, options: https.Re
       });
     });
     req.on('error', reject);
-    req.end(payload);
+    if (chunked && payload) {
+      // Several writes: the body goes out with Transfer-Encoding: chunked and no Content-Length.
+      for (let i = 0; i < payload.length; i += 16 * 1024) req.write(payload.slice(i, i + 16 * 1024));
+      req.end();
+    } else req.end(payload);
   });
 }

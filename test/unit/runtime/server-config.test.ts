@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SERVER_CONFIG, mergeServerConfig, parseServerConfig, ServerConfigError } from '../../../runtime/config/server-config.js';
+
+describe('ServerConfig', () => {
+  it('fills defaults under what the file sets', () => {
+    const config = parseServerConfig(`apiVersion: shaper-gen.io/v1alpha1
+kind: ServerConfig
+handlers: [dist/sample/webhooks.generated.js]
+expectedPaths: [/validate-assignment, /mutate-profile]
+webhook: { port: 10443, clientCAName: ca.crt }
+shutdown: { drainSeconds: 3 }
+`);
+    expect(config.handlers).toEqual(['dist/sample/webhooks.generated.js']);
+    expect(config.expectedPaths).toEqual(['/validate-assignment', '/mutate-profile']);
+    expect(config.webhook).toEqual({ ...DEFAULT_SERVER_CONFIG.webhook, port: 10443, clientCAName: 'ca.crt' });
+    expect(config.shutdown).toEqual({ drainSeconds: 3, timeoutSeconds: 20 });
+    expect(config.health.port).toBe(8081);
+    expect(config.metrics.port).toBe(8080);
+  });
+
+  it('reports every problem as file:line:col', () => {
+    const text = `apiVersion: shaper-gen.io/v1
+kind: ServerConfig
+webhook:
+  port: 70000
+  certname: tls.crt
+  keyName: keys/tls.key
+log: { level: loud }
+`;
+    let error: unknown;
+    try {
+      parseServerConfig(text, 'config.yaml');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ServerConfigError);
+    expect((error as ServerConfigError).problems).toEqual([
+      'config.yaml:1:13: apiVersion: must be one of shaper-gen.io/v1alpha1',
+      'config.yaml:4:9: webhook.port: must be an integer from 0 to 65535',
+      'config.yaml:5:3: webhook.certname: unknown key; expected one of bindAddress, port, certDir, certName, keyName, clientCAName, tlsMinVersion, maxRequestBytes, certPollSeconds',
+      'config.yaml:6:12: webhook.keyName: must be a file name inside certDir, without slashes',
+      'config.yaml:7:15: log.level: must be one of trace, debug, info, warn, error, fatal',
+    ]);
+  });
+
+  it('lets flags override single keys without dropping the file’s others', () => {
+    const merged = mergeServerConfig(DEFAULT_SERVER_CONFIG, { webhook: { port: 1, certDir: undefined } });
+    expect(merged.webhook.certDir).toBe(DEFAULT_SERVER_CONFIG.webhook.certDir);
+    expect(merged.webhook.port).toBe(1);
+  });
+});
