@@ -77,6 +77,11 @@ export function Invalid(errors: FieldError | readonly FieldError[]): AdmissionDe
   return new AdmissionDenial(list.map(describeFieldError).join(', '), 422, 'Invalid', list);
 }
 
+/** Throws Invalid(errors) when there are any: collect every field error first, then call this once. */
+export function assertValid(errors: readonly FieldError[]): void {
+  if (errors.length > 0) throw Invalid(errors);
+}
+
 /** Field error constructors, after k8s.io/apimachinery/pkg/util/validation/field. */
 export const field = {
   required: (path: string, detail = ''): FieldError => ({ field: path, type: 'FieldValueRequired', message: detail }),
@@ -88,7 +93,7 @@ export const field = {
     value,
     message: `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
   }),
-  notFound: (path: string, value: unknown): FieldError => ({ field: path, type: 'FieldValueNotFound', value, message: '' }),
+  notFound: (path: string, value: unknown, detail = ''): FieldError => ({ field: path, type: 'FieldValueNotFound', value, message: detail }),
 };
 
 const TYPE_WORDS: Record<CauseType, string> = {

@@ -233,6 +233,17 @@ export function checkWebhookSet(webhooks: readonly ResolvedWebhook[]): { index: 
 
 type Report = (path: OptionPath, message: string) => void;
 
+/**
+ * Problems of a metav1.LabelSelector, with paths relative to it — the same
+ * rules the decorator's namespaceSelector and objectSelector follow, for
+ * applications whose own objects carry selectors.
+ */
+export function labelSelectorProblems(selector: unknown): OptionProblem[] {
+  const problems: OptionProblem[] = [];
+  checkSelector(selector, [], (path, message) => problems.push({ path, message }));
+  return problems;
+}
+
 interface Field {
   readonly required?: boolean;
   check(value: unknown, path: OptionPath, report: Report): unknown;

@@ -1,0 +1,26 @@
+import type { KubernetesObject } from 'shaper-gen';
+
+export const PROFILE_TIERS = ['bronze', 'silver', 'gold'] as const;
+export type ProfileTier = (typeof PROFILE_TIERS)[number];
+
+export const MIN_PRIORITY = 0;
+export const MAX_PRIORITY = 1000;
+export const MAX_DESCRIPTION_LENGTH = 256;
+
+/** The priority a Profile gets from its tier when it does not set one. */
+export const TIER_PRIORITY: Readonly<Record<ProfileTier, number>> = { bronze: 100, silver: 500, gold: 900 };
+export const DEFAULT_TIER: ProfileTier = 'bronze';
+
+export interface ProfileSpec {
+  tier?: ProfileTier;
+  priority?: number;
+  /** Resource quantities, as in a container's resources ("500m", "1Gi"). */
+  resources?: { cpu?: string | number; memory?: string | number };
+  description?: string;
+}
+
+/** A shaping profile: how much and how urgently the workloads it is assigned to get. */
+export interface Profile extends KubernetesObject {
+  spec?: ProfileSpec;
+  status?: { assignments?: number };
+}
