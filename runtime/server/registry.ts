@@ -3,6 +3,7 @@
  * which `shaper-gen manifests` generates from the same decorators it turns
  * into the chart — and maps each path to one handler instance.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { WebhookHandler } from '../contract.js';
@@ -47,7 +48,9 @@ export function registerWebhooks(classes: readonly unknown[], origin = 'webhooks
 export async function importWebhookClasses(modules: readonly string[], cwd = process.cwd()): Promise<unknown[]> {
   const classes: unknown[] = [];
   for (const specifier of modules) {
-    const url = specifier.startsWith('.') || path.isAbsolute(specifier) ? pathToFileURL(path.resolve(cwd, specifier)).href : specifier;
+    const file = path.resolve(cwd, specifier);
+    // A file (relative to cwd, as in the chart's `dist/sample/webhooks.generated.js`) wins over a package of that name.
+    const url = existsSync(file) || specifier.startsWith('.') || path.isAbsolute(specifier) ? pathToFileURL(file).href : specifier;
     let module: Record<string, unknown>;
     try {
       module = (await import(url)) as Record<string, unknown>;

@@ -29,7 +29,10 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const fromFile = options.configFile ? await loadServerConfig(options.configFile) : DEFAULT_SERVER_CONFIG;
   let config = mergeServerConfig(fromFile, options.overrides ?? {});
-  if (options.dev) config = mergeServerConfig(config, { webhook: { bindAddress: config.webhook.bindAddress || '127.0.0.1' } });
+  if (options.dev) {
+    const loopback = (bindAddress: string) => ({ bindAddress: bindAddress || '127.0.0.1' });
+    config = mergeServerConfig(config, { webhook: loopback(config.webhook.bindAddress), health: loopback(config.health.bindAddress), metrics: loopback(config.metrics.bindAddress) });
+  }
   const log = options.log ?? createLogger(config.log.level);
   if (config.handlers.length === 0) throw new Error('no handlers modules configured: set `handlers` in the config or pass --handlers');
 
