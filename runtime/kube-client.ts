@@ -1,6 +1,13 @@
-/** The Kubernetes API access handlers get as `ctx.kube`: loaded on first use, one client per API class. */
-import { KubeConfig } from '@kubernetes/client-node';
+/**
+ * The Kubernetes API access handlers get as `ctx.kube`: loaded on first use,
+ * one client per API class. @kubernetes/client-node costs ~80 MiB of RSS to
+ * load, so a server whose handlers never call the API never loads it.
+ */
+import { createRequire } from 'node:module';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeClient } from './contract.js';
+
+const require = createRequire(import.meta.url);
 
 export class LazyKubeClient implements KubeClient {
   private loaded: KubeConfig | undefined;
@@ -24,6 +31,8 @@ export class LazyKubeClient implements KubeClient {
 }
 
 function defaultKubeConfig(): KubeConfig {
+  // Synchronous require of the ES module (Node >= 22.12), so that `ctx.kube.config` stays a plain getter.
+  const { KubeConfig } = require('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
   const config = new KubeConfig();
   config.loadFromDefault();
   return config;

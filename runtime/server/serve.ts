@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import { DEFAULT_SERVER_CONFIG, loadServerConfig, mergeServerConfig, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
 import { LazyKubeClient } from '../kube-client.js';
 import { createLogger } from '../log.js';
-import { createDevCertificate } from '../tls/dev-certificate.js';
 import { importWebhookClasses, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 
@@ -37,7 +36,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (config.handlers.length === 0) throw new Error('no handlers modules configured: set `handlers` in the config or pass --handlers');
 
   const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '));
-  const certificate = options.dev ? await createDevCertificate() : undefined;
+  // Only --dev needs certificate generation (and its libraries).
+  const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;
   const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate });
   const addresses = await server.start();
   return { server, addresses, config };

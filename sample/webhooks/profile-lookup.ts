@@ -1,5 +1,4 @@
 /** How the Assignment validator learns whether a Profile exists. */
-import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import type { AdmissionContext } from 'shaper-gen';
 import { GROUP, VERSION } from '../api/group.js';
 import type { Profile } from '../api/profile.js';
@@ -16,6 +15,8 @@ export interface ProfileLookup {
  */
 export class ApiProfileLookup implements ProfileLookup {
   async get(namespace: string, name: string, ctx: AdmissionContext): Promise<Profile | undefined> {
+    // Imported on first use: the client library is large, and most pods never need it before their first Assignment.
+    const { ApiException, CustomObjectsApi } = await import('@kubernetes/client-node');
     try {
       return (await ctx.kube.api(CustomObjectsApi).getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: 'profiles', name })) as Profile;
     } catch (error) {
