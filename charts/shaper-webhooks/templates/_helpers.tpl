@@ -28,3 +28,48 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | 
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
+
+{{- define "shaper-webhooks.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "shaper-webhooks.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* Where the serving-cert Secret is mounted: controller-runtime's default cert dir. */}}
+{{- define "shaper-webhooks.certDir" -}}
+/tmp/k8s-webhook-server/serving-certs
+{{- end }}
+
+{{/*
+The ServerConfig `shaper-gen serve` reads. expectedPaths comes from the generated
+_webhook-paths.tpl, so the server refuses readiness if the image lacks a handler
+that the webhook configurations call.
+*/}}
+{{- define "shaper-webhooks.serverConfig" -}}
+{{- $s := .Values.server -}}
+apiVersion: shaper-gen.io/v1alpha1
+kind: ServerConfig
+handlers:
+  {{- toYaml $s.handlers | nindent 2 }}
+expectedPaths:
+  {{- include "shaper-webhooks.webhookPaths" . | nindent 2 }}
+webhook:
+  port: {{ $s.ports.webhook }}
+  certDir: {{ include "shaper-webhooks.certDir" . }}
+  certName: tls.crt
+  keyName: tls.key
+  clientCAName: {{ $s.clientCAName | quote }}
+  tlsMinVersion: {{ $s.tlsMinVersion | quote }}
+  maxRequestBytes: {{ int64 $s.maxRequestBytes }}
+health:
+  port: {{ $s.ports.health }}
+metrics:
+  port: {{ $s.ports.metrics }}
+shutdown:
+  drainSeconds: {{ $s.shutdown.drainSeconds }}
+  timeoutSeconds: {{ $s.shutdown.timeoutSeconds }}
+log:
+  level: {{ $s.log.level }}
+{{- end }}

@@ -1,0 +1,32 @@
+# shaper-gen serve with the sample's webhooks. Not built in CI (no Docker engine
+# on the build machines); `docker build -t shaper-webhooks .` where one exists.
+# Stage 1: compile TypeScript (including sample/webhooks.generated.ts).
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY tsconfig.json ./
+COPY bin ./bin
+COPY generator ./generator
+COPY runtime ./runtime
+COPY sample ./sample
+COPY templates ./templates
+RUN npm run build
+
+# Stage 2: production dependencies only.
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund
+
+# Stage 3: the runtime image: non-root, read-only root filesystem friendly.
+FROM node:24-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+USER 65532:65532
+EXPOSE 9443 8081 8080
+ENTRYPOINT ["node", "/app/dist/bin/shaper-gen.js"]
+CMD ["serve", "--config", "/etc/shaper-gen/config.yaml"]

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Builds the real control-plane components the cluster suite (kindEnv, local
+# backend) runs — etcd and kube-apiserver — from the Go module proxy into
+# $SHAPER_CACHE/tools, pinned, once; a warm run only re-links them. Also the
+# Debian packages the harness needs (iproute2 for network namespaces).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$here/env.sh"
+
+ETCD_VERSION=v3.6.16
+KUBERNETES_VERSION=v1.35.4
+
+if ! command -v ip >/dev/null || ! command -v openssl >/dev/null; then
+  apt-get install -y -qq iproute2 openssl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq iproute2 openssl >/dev/null; }
+fi
+
+# build_wrapped <binary> <dir> <package>: the wrapper module (go.mod and main.go
+# already written into <dir>/src) is built with CGO off into <dir>.
+build_wrapped() {
+  local name="$1" dir="$2" package="$3"
+  (cd "$dir/src" && go mod tidy >/dev/null 2>&1 || go mod tidy && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$dir/$name" "$package")
+}
+
+link() {
+  mkdir -p "$SHAPER_CACHE/bin"
+  ln -sfn "$1" "$SHAPER_CACHE/bin/$(basename "$1")"
+}
+
+# etcd: its main module carries replace directives, so `go install` refuses it;
+# a one-file wrapper module calls the server's own entry point.
+etcd_dir="$SHAPER_CACHE/tools/etcd-$ETCD_VERSION"
+if [ ! -x "$etcd_dir/etcd" ]; then
+  echo "shaper-gen: building etcd $ETCD_VERSION (about a minute)" >&2
+  mkdir -p "$etcd_dir/src"
+  cat > "$etcd_dir/src/go.mod" <<MOD
+module shaper-gen.local/etcd
+
+go 1.24
+
+require go.etcd.io/etcd/server/v3 $ETCD_VERSION
+MOD
+  cat > "$etcd_dir/src/main.go" <<'GO'
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }
+GO
+  build_wrapped etcd "$etcd_dir" .
+fi
+link "$etcd_dir/etcd"
+
+# kube-apiserver: k8s.io/kubernetes replaces every staging module k8s.io/* with
+# a local path, so the wrapper pins each of them to the matching v0.X.Y.
+kube_dir="$SHAPER_CACHE/tools/kube-apiserver-$KUBERNETES_VERSION"
+if [ ! -x "$kube_dir/kube-apiserver" ]; then
+  echo "shaper-gen: building kube-apiserver $KUBERNETES_VERSION (10-20 minutes on 2 cores, once)" >&2
+  mkdir -p "$kube_dir/src"
+  staging_version="v0.${KUBERNETES_VERSION#v1.}"
+  gomod="$(go mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')"
+  {
+    echo "module shaper-gen.local/kube-apiserver"
+    echo
+    echo "go 1.25"
+    echo
+    echo "require k8s.io/kubernetes $KUBERNETES_VERSION"
+    echo
+    echo "replace ("
+    sed -n 's#^\s*\(k8s\.io/[a-z0-9-]*\) => \./staging/.*#\1#p' "$gomod" | sort -u | while read -r module; do
+      echo "	$module => $module $staging_version"
+    done
+    echo ")"
+  } > "$kube_dir/src/go.mod"
+  cat > "$kube_dir/src/tools.go" <<'GO'
+//go:build tools
+
+package tools
+
+import _ "k8s.io/kubernetes/cmd/kube-apiserver"
+GO
+  build_wrapped kube-apiserver "$kube_dir" k8s.io/kubernetes/cmd/kube-apiserver
+fi
+link "$kube_dir/kube-apiserver"

@@ -1,0 +1,134 @@
+/**
+ * The shaper-webhooks chart rendered by the real (pinned) helm, with default
+ * values and with every optional feature on; objects parsed and checked.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseServerConfig } from '../../../runtime/config/server-config.js';
+import { REPO_ROOT } from '../../support/fixture-project.js';
+import { findObject, helmLint, helmTemplate, type K8sObject } from '../../support/helm.js';
+
+const CHART = path.join(REPO_ROOT, 'charts/shaper-webhooks');
+const release = { release: 'shaper', namespace: 'shaper-system' };
+const FULLNAME = 'shaper-shaper-webhooks';
+const ALL_ON = {
+  networkPolicy: { enabled: true, webhookFromCIDRs: ['10.0.0.0/24'], metricsNamespaceSelector: { matchLabels: { name: 'monitoring' } }, metricsPodSelector: { matchLabels: { app: 'prometheus' } } },
+  serviceMonitor: { enabled: true, labels: { release: 'kube-prometheus' } },
+  'certManager.issuerRef': { name: 'corp-ca', kind: 'ClusterIssuer' },
+  serviceAccount: { create: true, name: 'webhooks-sa' },
+  rbac: { create: true, rules: [{ apiGroups: ['shaper.io'], resources: ['profiles', 'assignments'], verbs: ['get'] }] },
+  priorityClassName: 'system-cluster-critical',
+};
+
+const deploymentOf = (objects: K8sObject[]) => findObject(objects, 'Deployment', FULLNAME);
+const configOf = (objects: K8sObject[]) => parseServerConfig(findObject(objects, 'ConfigMap', `${FULLNAME}-config`).data['config.yaml'], 'config.yaml');
+
+describe('shaper-webhooks chart', () => {
+  it('passes helm lint --strict with defaults and with every option on', async () => {
+    await expect(helmLint(CHART)).resolves.toContain('0 chart(s) failed');
+    await expect(helmLint(CHART, { set: ALL_ON })).resolves.toContain('0 chart(s) failed');
+  });
+
+  it('renders one Deployment serving every webhook, restricted, with probes, mounts and spread', async () => {
+    const objects = await helmTemplate(CHART, release);
+    const deployment = deploymentOf(objects);
+    const pod = deployment.spec.template.spec;
+    const [container] = pod.containers;
+    expect(deployment.spec.replicas).toBe(2);
+    expect(container.args).toEqual(['serve', '--config', '/etc/shaper-gen/config.yaml']);
+    expect(container.ports).toEqual([
+      { name: 'webhook', containerPort: 9443, protocol: 'TCP' },
+      { name: 'health', containerPort: 8081, protocol: 'TCP' },
+      { name: 'metrics', containerPort: 8080, protocol: 'TCP' },
+    ]);
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'health' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
+    expect(container.startupProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
+    // Pod Security "restricted", every field it checks.
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(container.volumeMounts).toEqual([
+      { name: 'serving-cert', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true },
+      { name: 'config', mountPath: '/etc/shaper-gen', readOnly: true },
+      { name: 'tmp', mountPath: '/tmp' },
+    ]);
+    expect(pod.volumes[0]).toEqual({ name: 'serving-cert', secret: { secretName: `${FULLNAME}-serving-cert` } });
+    expect(pod.serviceAccountName).toBe(FULLNAME);
+    expect(pod.terminationGracePeriodSeconds).toBe(30);
+    expect(pod.topologySpreadConstraints[0]).toMatchObject({ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: deployment.spec.selector.matchLabels } });
+    expect(container.resources.limits.memory).toBe('256Mi');
+  });
+
+  it('writes a ServerConfig that shaper-gen serve accepts, with the generated paths and the same ports', async () => {
+    const objects = await helmTemplate(CHART, { ...release, set: { 'server.shutdown': { drainSeconds: 3, timeoutSeconds: 10 }, 'server.log.level': 'debug' } });
+    const config = configOf(objects);
+    expect(config.expectedPaths).toEqual(['/mutate-assignment', '/mutate-profile', '/validate-assignment', '/validate-profile']);
+    expect(config.handlers).toEqual(['dist/sample/webhooks.generated.js']);
+    expect(config.webhook).toMatchObject({ port: 9443, certDir: '/tmp/k8s-webhook-server/serving-certs', certName: 'tls.crt', keyName: 'tls.key' });
+    expect(config.shutdown).toEqual({ drainSeconds: 3, timeoutSeconds: 10 });
+    expect(config.log.level).toBe('debug');
+    // The generated webhook configurations call exactly the paths the server is told to expect.
+    const called = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'].flatMap((kind) =>
+      objects.filter((o) => o.kind === kind).flatMap((o) => o.webhooks.map((w: any) => w.clientConfig.service.path)),
+    );
+    expect(called.sort()).toEqual(config.expectedPaths);
+  });
+
+  it('rolls the pods when the server config changes', async () => {
+    const checksum = async (set = {}) => deploymentOf(await helmTemplate(CHART, { ...release, set })).spec.template.metadata.annotations['checksum/config'];
+    expect(await checksum()).toBe(await checksum());
+    expect(await checksum({ 'server.log.level': 'debug' })).not.toBe(await checksum());
+  });
+
+  it('grants exactly get on profiles.shaper.io to the server ServiceAccount', async () => {
+    const objects = await helmTemplate(CHART, release);
+    expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules).toEqual([{ apiGroups: ['shaper.io'], resources: ['profiles'], verbs: ['get'] }]);
+    expect(findObject(objects, 'ClusterRoleBinding', `${FULLNAME}-lookups`).subjects).toEqual([{ kind: 'ServiceAccount', name: FULLNAME, namespace: 'shaper-system' }]);
+    expect(objects.filter((o) => o.kind === 'Role' || o.kind === 'RoleBinding')).toEqual([]);
+  });
+
+  it('issues the serving certificate from a self-signed Issuer by default', async () => {
+    const objects = await helmTemplate(CHART, release);
+    const certificate = findObject(objects, 'Certificate', `${FULLNAME}-serving-cert`);
+    expect(certificate.spec).toMatchObject({
+      secretName: `${FULLNAME}-serving-cert`,
+      dnsNames: [`${FULLNAME}.shaper-system.svc`, `${FULLNAME}.shaper-system.svc.cluster.local`],
+      issuerRef: { name: `${FULLNAME}-selfsigned`, kind: 'Issuer', group: 'cert-manager.io' },
+      privateKey: { algorithm: 'ECDSA', rotationPolicy: 'Always' },
+    });
+    expect(findObject(objects, 'Issuer', `${FULLNAME}-selfsigned`).spec).toEqual({ selfSigned: {} });
+    const service = findObject(objects, 'Service', FULLNAME);
+    expect(service.spec.ports).toEqual([{ name: 'webhook', port: 443, targetPort: 'webhook', protocol: 'TCP' }]);
+    expect(findObject(objects, 'PodDisruptionBudget', FULLNAME).spec.minAvailable).toBe(1);
+    expect(objects.some((o) => o.kind === 'NetworkPolicy' || o.kind === 'ServiceMonitor')).toBe(false);
+  });
+
+  it('with every option on: existing ClusterIssuer, NetworkPolicy by port, ServiceMonitor, custom ServiceAccount and rules', async () => {
+    const objects = await helmTemplate(CHART, { ...release, set: ALL_ON });
+    expect(objects.some((o) => o.kind === 'Issuer')).toBe(false);
+    expect(findObject(objects, 'Certificate', `${FULLNAME}-serving-cert`).spec.issuerRef).toEqual({ name: 'corp-ca', kind: 'ClusterIssuer', group: 'cert-manager.io' });
+    const policy = findObject(objects, 'NetworkPolicy', FULLNAME);
+    expect(policy.spec.ingress[0]).toEqual({ ports: [{ port: 'webhook', protocol: 'TCP' }], from: [{ ipBlock: { cidr: '10.0.0.0/24' } }] });
+    expect(policy.spec.ingress[1].ports).toEqual([{ port: 'metrics', protocol: 'TCP' }]);
+    expect(policy.spec.ingress.flatMap((rule: any) => rule.ports.map((p: any) => p.port))).not.toContain('health');
+    const monitor = findObject(objects, 'ServiceMonitor', FULLNAME);
+    expect(monitor.metadata.labels.release).toBe('kube-prometheus');
+    expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', scheme: 'http', interval: '30s' }]);
+    expect(findObject(objects, 'Service', `${FULLNAME}-metrics`).metadata.labels['app.kubernetes.io/component']).toBe('metrics');
+    expect(deploymentOf(objects).spec.template.spec.serviceAccountName).toBe('webhooks-sa');
+    expect(deploymentOf(objects).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
+    expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules[0].resources).toEqual(['profiles', 'assignments']);
+  });
+
+  it('rejects values the schema does not know or of the wrong type, and a grace period shorter than the drain', async () => {
+    await expect(helmTemplate(CHART, { ...release, set: { replicas: 3 } })).rejects.toThrow(/additional properties 'replicas' not allowed/);
+    await expect(helmTemplate(CHART, { ...release, set: { replicaCount: 'two' } })).rejects.toThrow(/replicaCount/);
+    await expect(helmTemplate(CHART, { ...release, set: { terminationGracePeriodSeconds: 25 } })).rejects.toThrow(/must exceed server.shutdown.drainSeconds \+ timeoutSeconds \(25\)/);
+  });
+});
