@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the real control-plane components the cluster suite (kindEnv, local
-# backend) runs — etcd and kube-apiserver — from the Go module proxy into
+# Builds the real components the cluster suite (kindEnv, local backend) runs —
+# etcd, kube-apiserver and cert-manager — from the Go module proxy into
 # $SHAPER_CACHE/tools, pinned, once; a warm run only re-links them. Also the
 # Debian packages the harness needs (iproute2 for network namespaces).
 set -euo pipefail
@@ -9,6 +9,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 ETCD_VERSION=v3.6.16
 KUBERNETES_VERSION=v1.35.4
+CERT_MANAGER_VERSION=v1.21.2
 
 if ! command -v ip >/dev/null || ! command -v openssl >/dev/null; then
   apt-get install -y -qq iproute2 openssl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq iproute2 openssl >/dev/null; }
@@ -85,3 +86,28 @@ GO
   build_wrapped kube-apiserver "$kube_dir" k8s.io/kubernetes/cmd/kube-apiserver
 fi
 link "$kube_dir/kube-apiserver"
+
+# cert-manager: its cmd/* modules are not on the Go module proxy (404), but its
+# controllers, issuers and CA injector are library packages of the root module.
+# scripts/cluster/cert-manager/main.go (ours) runs them; its CRDs come from the
+# same module version.
+cm_dir="$SHAPER_CACHE/tools/cert-manager-$CERT_MANAGER_VERSION"
+main_sum="$(sha256sum "$here/cluster/cert-manager/main.go" | cut -c1-12)"
+if [ ! -x "$cm_dir/shaper-cert-manager-$main_sum" ]; then
+  echo "shaper-gen: building cert-manager $CERT_MANAGER_VERSION controllers and cainjector (several minutes, once)" >&2
+  mkdir -p "$cm_dir/src" "$cm_dir/crds"
+  cp "$here/cluster/cert-manager/main.go" "$cm_dir/src/main.go"
+  cat > "$cm_dir/src/go.mod" <<MOD
+module shaper-gen.local/cert-manager
+
+go 1.26.0
+
+require github.com/cert-manager/cert-manager $CERT_MANAGER_VERSION
+MOD
+  build_wrapped "shaper-cert-manager-$main_sum" "$cm_dir" .
+  module_dir="$(go mod download -json "github.com/cert-manager/cert-manager@$CERT_MANAGER_VERSION" | sed -n 's/.*"Dir": "\(.*\)",*/\1/p')"
+  cp "$module_dir"/deploy/crds/cert-manager.io_*.yaml "$cm_dir/crds/"
+  chmod u+w "$cm_dir"/crds/*.yaml
+fi
+ln -sfn "$cm_dir/shaper-cert-manager-$main_sum" "$SHAPER_CACHE/bin/shaper-cert-manager"
+ln -sfn "$cm_dir/crds" "$SHAPER_CACHE/cert-manager-crds"
