@@ -15,11 +15,11 @@ if ! command -v ip >/dev/null || ! command -v openssl >/dev/null; then
   apt-get install -y -qq iproute2 openssl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq iproute2 openssl >/dev/null; }
 fi
 
-# build_wrapped <binary> <dir> <package>: the wrapper module (go.mod and main.go
-# already written into <dir>/src) is built with CGO off into <dir>.
+# build_wrapped <binary> <dir> <package> [extra -ldflags]: the wrapper module
+# (go.mod and main.go already written into <dir>/src) is built with CGO off into <dir>.
 build_wrapped() {
-  local name="$1" dir="$2" package="$3"
-  (cd "$dir/src" && go mod tidy >/dev/null 2>&1 || go mod tidy && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$dir/$name" "$package")
+  local name="$1" dir="$2" package="$3" ldflags="${4:-}"
+  (cd "$dir/src" && { go mod tidy >/dev/null 2>&1 || go mod tidy; } && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w $ldflags" -o "$dir/$name.tmp" "$package" && mv "$dir/$name.tmp" "$dir/$name")
 }
 
 link() {
@@ -57,7 +57,7 @@ link "$etcd_dir/etcd"
 
 # kube-apiserver: k8s.io/kubernetes replaces every staging module k8s.io/* with
 # a local path, so the wrapper pins each of them to the matching v0.X.Y.
-kube_dir="$SHAPER_CACHE/tools/kube-apiserver-$KUBERNETES_VERSION"
+kube_dir="$SHAPER_CACHE/tools/kube-apiserver-$KUBERNETES_VERSION-stamped"
 if [ ! -x "$kube_dir/kube-apiserver" ]; then
   echo "shaper-gen: building kube-apiserver $KUBERNETES_VERSION (10-20 minutes on 2 cores, once)" >&2
   mkdir -p "$kube_dir/src"
@@ -83,7 +83,10 @@ package tools
 
 import _ "k8s.io/kubernetes/cmd/kube-apiserver"
 GO
-  build_wrapped kube-apiserver "$kube_dir" k8s.io/kubernetes/cmd/kube-apiserver
+  # Stamp the version as Kubernetes' own build does: clients (helm's kubeVersion check) read it from /version.
+  minor="${KUBERNETES_VERSION#v1.}"; minor="${minor%%.*}"
+  version_ldflags="-X k8s.io/component-base/version.gitVersion=$KUBERNETES_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
+  build_wrapped kube-apiserver "$kube_dir" k8s.io/kubernetes/cmd/kube-apiserver "$version_ldflags"
 fi
 link "$kube_dir/kube-apiserver"
 

@@ -105,7 +105,9 @@ export class CertificateWatcher {
       createSecureContext(context); // throws on a malformed file or a key that does not match the certificate
       const x509 = new X509Certificate(cert);
       this.bytes = bytes;
-      this.loaded = { context, notAfter: new Date(x509.validTo), subject: x509.subject.replaceAll('\n', ', ') };
+      // cert-manager issues serving certificates with an empty subject and only SANs.
+      const subject = x509.subject ? x509.subject.replaceAll('\n', ', ') : (x509.subjectAltName ?? '');
+      this.loaded = { context, notAfter: new Date(x509.validTo), subject };
       this.options.log.info({ subject: this.loaded.subject, notAfter: this.loaded.notAfter.toISOString(), certFile: this.files.certFile }, 'serving certificate loaded');
       this.options.onLoad(this.loaded);
     } catch (error) {

@@ -11,7 +11,7 @@ export interface Pem {
 }
 
 export interface TestCA extends Pem {
-  issue(options: { commonName: string; hosts?: string[]; client?: boolean; validDays?: number }): Promise<Pem>;
+  issue(options: { commonName: string; organization?: string; /** no subject at all, only SANs, as cert-manager issues */ emptySubject?: boolean; hosts?: string[]; client?: boolean; validDays?: number }): Promise<Pem>;
 }
 
 async function keyPem(key: CryptoKey): Promise<string> {
@@ -35,11 +35,11 @@ export async function createTestCA(name = 'shaper-gen test CA'): Promise<TestCA>
   return {
     cert: caCert.toString('pem'),
     key: await keyPem(caKeys.privateKey),
-    async issue({ commonName, hosts = [], client = false, validDays = 1 }) {
+    async issue({ commonName, organization, emptySubject = false, hosts = [], client = false, validDays = 1 }) {
       const keys = await crypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
       const cert = await x509.X509CertificateGenerator.create({
         serialNumber: serial(),
-        subject: `CN=${commonName}`,
+        subject: emptySubject ? '' : organization ? `CN=${commonName}, O=${organization}` : `CN=${commonName}`,
         issuer: caCert.subject,
         notBefore: new Date(now - 60_000),
         notAfter: new Date(now + validDays * 24 * 3600_000),

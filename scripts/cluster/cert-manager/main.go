@@ -53,14 +53,18 @@ var controllers = []string{
 }
 
 func main() {
-	kubeconfig := flag.String("kubeconfig", "", "kubeconfig of the cluster")
+	// controller-runtime already registers --kubeconfig on the global flag set; use it rather than redefine it.
+	if flag.Lookup("kubeconfig") == nil {
+		flag.String("kubeconfig", "", "kubeconfig of the cluster")
+	}
 	clusterResourceNamespace := flag.String("cluster-resource-namespace", "cert-manager", "namespace of ClusterIssuer secrets")
 	flag.Parse()
+	kubeconfig := flag.Lookup("kubeconfig").Value.String()
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	ctx = logf.NewContext(ctx, logf.Log, "shaper-cert-manager")
-	if err := run(ctx, *kubeconfig, *clusterResourceNamespace); err != nil {
+	if err := run(ctx, kubeconfig, *clusterResourceNamespace); err != nil {
 		fmt.Fprintln(os.Stderr, "shaper-cert-manager:", err)
 		os.Exit(1)
 	}
@@ -107,6 +111,8 @@ func runCAInjector(ctx context.Context, kubeconfig string) error {
 	if err != nil {
 		return err
 	}
+	// The injector's server-side-apply field manager is derived from the user agent.
+	restConfig.UserAgent = "cert-manager-cainjector/shaper-gen-kindenv"
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, cmscheme.AddToScheme, apiext.AddToScheme, apireg.AddToScheme} {
 		if err := add(scheme); err != nil {

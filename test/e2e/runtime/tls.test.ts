@@ -103,6 +103,16 @@ describe('TLS', () => {
     expect((await t.post('/validate-widget', review())).json.response.allowed).toBe(true);
   });
 
+  it('loads a certificate with an empty subject and only SANs, as cert-manager issues them', async () => {
+    t = await startTestServer({ webhooks });
+    const sanOnly = await t.ca.issue({ commonName: '', emptySubject: true, hosts: ['shaper.shaper-system.svc', '127.0.0.1'] });
+    writeFileSync(path.join(t.certDir, 'tls.key'), sanOnly.key);
+    writeFileSync(path.join(t.certDir, 'tls.crt'), sanOnly.cert);
+    const served = await waitFor(() => servedCertificate(t!.addresses.webhook.port), (cert) => Object.keys(cert.subject ?? {}).length === 0);
+    expect(served.subjectaltname).toContain('DNS:shaper.shaper-system.svc');
+    expect((await t.get('health', '/readyz')).status).toBe(200);
+  });
+
   it('keeps the old certificate and counts an error when the new files are broken', async () => {
     t = await startTestServer({ webhooks });
     writeFileSync(path.join(t.certDir, 'tls.crt'), 'not a certificate');

@@ -1,0 +1,237 @@
+/**
+ * The chart and the server together in a real cluster: the API server calls
+ * shaper-gen serve through the chart's Service, EndpointSlice and the CA that
+ * cert-manager issued and injected. What users see, through @kubernetes/client-node.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  AdmissionregistrationV1Api,
+  ApiextensionsV1Api,
+  AuthorizationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  loadYaml,
+  setHeaderOptions,
+  type V1CustomResourceDefinition,
+  type RequestContext,
+  type ResponseContext,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKindEnv, FULLNAME, RELEASE_NAMESPACE, type InstallResult, type KindEnv } from '../kindenv/index.js';
+import { waitFor } from '../kindenv/processes.js';
+import { REPO_ROOT } from '../support/fixture-project.js';
+
+const NS = 'team-a';
+const group = 'shaper.io';
+const version = 'v1alpha1';
+let env: KindEnv;
+let install: InstallResult;
+let objects: CustomObjectsApi;
+
+const profile = (name: string, spec: Record<string, unknown> = {}) => ({ apiVersion: `${group}/${version}`, kind: 'Profile', metadata: { name, namespace: NS }, spec });
+const assignment = (name: string, spec: Record<string, unknown>, labels?: Record<string, string>) => ({
+  apiVersion: `${group}/${version}`,
+  kind: 'Assignment',
+  metadata: { name, namespace: NS, ...(labels && { labels }) },
+  spec,
+});
+
+/** The API server's error body (a metav1.Status) from a client-node ApiException. */
+async function rejection(promise: Promise<unknown>): Promise<{ code: number; message: string; details?: { causes?: { field: string; message: string }[] } }> {
+  try {
+    await promise;
+  } catch (error) {
+    const body = (error as { body?: unknown }).body;
+    return typeof body === 'string' ? JSON.parse(body) : (body as never);
+  }
+  throw new Error('expected the API server to reject the request');
+}
+
+beforeAll(async () => {
+  env = await createKindEnv();
+  try {
+    const crds = env.kubeConfig.makeApiClient(ApiextensionsV1Api);
+    for (const file of ['shaper.io_profiles.yaml', 'shaper.io_assignments.yaml']) {
+      // loadYaml maps the YAML's keys (x-kubernetes-int-or-string …) onto client-node's model.
+      await crds.createCustomResourceDefinition({ body: loadYaml<V1CustomResourceDefinition>(readFileSync(path.join(REPO_ROOT, 'sample/config/crd', file), 'utf8')) });
+    }
+    await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
+    install = await env.installChart();
+    // cainjector must have filled caBundle before the API server can verify the server.
+    const registration = env.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+    await waitFor('cainjector to inject the CA into both webhook configurations', async () => {
+      const [mutating, validating] = await Promise.all([
+        registration.readMutatingWebhookConfiguration({ name: FULLNAME }),
+        registration.readValidatingWebhookConfiguration({ name: FULLNAME }),
+      ]);
+      return [...mutating.webhooks!, ...validating.webhooks!].every((w) => w.clientConfig.caBundle) ? true : undefined;
+    }, 120_000, 500);
+    objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
+    // CRD discovery settles asynchronously: wait until Profiles can be listed.
+    await waitFor('the shaper.io CRDs to serve', () => objects.listNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles' }).then(() => true), 60_000, 250);
+  } catch (error) {
+    process.stderr.write(`setup failed: ${(error as Error).message}\n${JSON.stringify((error as { body?: unknown }).body ?? '')}\n`);
+    process.stderr.write(`--- kube-apiserver ---\n${env.logs('kube-apiserver')}\n--- cert-manager ---\n${env.logs('cert-manager')}\n--- serve ---\n${env.logs('serve')}\n`);
+    await env.stop();
+    throw error;
+  }
+});
+afterAll(() => env?.stop());
+
+describe('the installed chart', () => {
+  it('was admitted into a Pod Security "restricted" namespace without warnings', () => {
+    expect(install.stderr).not.toMatch(/PodSecurity|would violate/i);
+  });
+
+  it('serves ready, every expected path registered, with the certificate cert-manager issued', async () => {
+    const ready = await env.readyz();
+    expect(ready.status).toBe(200);
+    expect(ready.text).toContain('[+]handlers ok');
+    expect(ready.text).toContain('[+]certificate ok');
+  });
+
+  it("gives the server's ServiceAccount exactly get on profiles", async () => {
+    const authz = env.kubeConfig.makeApiClient(AuthorizationV1Api);
+    const can = async (verb: string, resource: string, apiGroup = group) =>
+      (await authz.createSubjectAccessReview({
+        body: { spec: { user: `system:serviceaccount:${RELEASE_NAMESPACE}:${FULLNAME}`, resourceAttributes: { namespace: NS, verb, group: apiGroup, resource } } },
+      })).status!.allowed;
+    expect(await can('get', 'profiles')).toBe(true);
+    expect(await can('list', 'profiles')).toBe(false);
+    expect(await can('get', 'secrets', '')).toBe(false);
+  });
+});
+
+describe('/mutate-profile', () => {
+  it('defaults a Profile created without defaults, and re-applying it changes nothing', async () => {
+    const created = (await objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('fast', { tier: 'gold' }) })) as KubernetesObject & { spec: any };
+    expect(created.spec).toEqual({ tier: 'gold', priority: 900 });
+    expect(created.metadata!.labels).toEqual({ 'shaper.io/tier': 'gold' });
+    const reapplied = (await objects.replaceNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', name: 'fast', body: created })) as KubernetesObject & { spec: any };
+    expect(reapplied.spec).toEqual(created.spec);
+    expect(reapplied.metadata!.labels).toEqual(created.metadata!.labels);
+    expect(reapplied.metadata!.generation).toBe(created.metadata!.generation);
+  });
+
+  it('and /validate-profile denies changing the tier, with the field cause', async () => {
+    const status = await rejection(
+      objects.patchNamespacedCustomObject(
+        { group, version, namespace: NS, plural: 'profiles', name: 'fast', body: { spec: { tier: 'silver' } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      ),
+    );
+    expect(status.code).toBe(422);
+    expect(status.message).toContain('admission webhook "validate-profile.shaper-gen.io" denied the request');
+    expect(status.details?.causes).toEqual([expect.objectContaining({ field: 'spec.tier' })]);
+  });
+});
+
+describe('/validate-assignment (with /mutate-assignment)', () => {
+  it('denies an Assignment whose Profile does not exist, with the handler message', async () => {
+    const status = await rejection(
+      objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment('web', { profileRef: { name: 'missing' }, selector: { matchLabels: { app: 'web' } } }) }),
+    );
+    expect(status.message).toBe(
+      'admission webhook "validate-assignment.shaper-gen.io" denied the request: Assignment.shaper.io "web" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
+    );
+  });
+
+  it('admits it once the Profile exists (the lookup runs with the chart ServiceAccount), weight defaulted', async () => {
+    const created = (await objects.createNamespacedCustomObject({
+      group, version, namespace: NS, plural: 'assignments',
+      body: assignment('web', { profileRef: { name: 'fast' }, selector: { matchLabels: { app: 'web' } } }, { 'shaper.io/protected': 'true' }),
+    })) as { spec: { weight: number } };
+    expect(created.spec.weight).toBe(50);
+  });
+
+  it('denies changing profileRef on update, with the field cause', async () => {
+    const status = await rejection(
+      objects.patchNamespacedCustomObject(
+        { group, version, namespace: NS, plural: 'assignments', name: 'web', body: { spec: { profileRef: { name: 'other' } } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      ),
+    );
+    expect(status.code).toBe(422);
+    expect(status.details?.causes).toEqual([expect.objectContaining({ field: 'spec.profileRef.name' })]);
+  });
+
+  it('denies deleting a protected Assignment, and allows it once unprotected', async () => {
+    const status = await rejection(objects.deleteNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', name: 'web' }));
+    expect(status.message).toContain('is protected: remove the shaper.io/protected label before deleting it');
+    await objects.patchNamespacedCustomObject(
+      { group, version, namespace: NS, plural: 'assignments', name: 'web', body: { metadata: { labels: { 'shaper.io/protected': null } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    await objects.deleteNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', name: 'web' });
+  });
+
+  it('returns warnings as Warning headers', async () => {
+    const warnings: string[] = [];
+    await objects.createNamespacedCustomObject(
+      { group, version, namespace: NS, plural: 'assignments', body: assignment('heavy', { profileRef: { name: 'fast' }, selector: { matchLabels: { app: 'api' } }, weight: 100 }) },
+      {
+        middleware: [
+          {
+            pre: async (context: RequestContext) => context,
+            post: async (response: ResponseContext) => {
+              const header = response.headers['warning'];
+              if (header) warnings.push(header);
+              return response;
+            },
+          },
+        ],
+      } as never,
+    );
+    expect(warnings.join('\n')).toContain('spec.weight is 100, the maximum');
+  });
+});
+
+describe('server-side dry-run', () => {
+  it('reaches the webhooks and persists nothing', async () => {
+    const dryRun = (await objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('dry'), dryRun: 'All' })) as { spec: any };
+    expect(dryRun.spec).toEqual({ tier: 'bronze', priority: 100 });
+    const status = await rejection(objects.getNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', name: 'dry' }));
+    expect(status.code).toBe(404);
+    const denied = await rejection(
+      objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment('dry', { profileRef: { name: 'missing' }, selector: { matchLabels: { a: 'b' } } }), dryRun: 'All' }),
+    );
+    expect(denied.message).toContain('does not exist');
+  });
+});
+
+describe('admissionReviewVersions: [v1beta1]', () => {
+  it('round-trips: the API server sends v1beta1 and accepts the v1beta1 answer', async () => {
+    const registration = env.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+    const chartConfig = await registration.readValidatingWebhookConfiguration({ name: FULLNAME });
+    const caBundle = chartConfig.webhooks![0]!.clientConfig.caBundle;
+    await registration.createValidatingWebhookConfiguration({
+      body: {
+        metadata: { name: 'kindenv-v1beta1' },
+        webhooks: [
+          {
+            name: 'v1beta1.kindenv.shaper-gen.io',
+            admissionReviewVersions: ['v1beta1'],
+            clientConfig: { service: { name: FULLNAME, namespace: RELEASE_NAMESPACE, path: '/validate-profile', port: 443 }, caBundle },
+            rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'], scope: 'Namespaced' }],
+            objectSelector: { matchLabels: { 'kindenv.shaper-gen.io/v1beta1': 'true' } },
+            sideEffects: 'None',
+            failurePolicy: 'Fail',
+            timeoutSeconds: 5,
+          },
+        ],
+      },
+    });
+    // /validate-profile judges the ConfigMap as a Profile: no spec, so "spec: Required value".
+    const status = await waitFor('the v1beta1 webhook to take effect', async () => {
+      const result = await rejection(
+        env.kubeConfig.makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace: NS, body: { metadata: { generateName: 'probe-', labels: { 'kindenv.shaper-gen.io/v1beta1': 'true' } } } }),
+      ).catch(() => undefined);
+      return result;
+    }, 20_000, 500);
+    expect(status.message).toContain('admission webhook "v1beta1.kindenv.shaper-gen.io" denied the request');
+    expect(status.message).toContain('spec: Required value');
+  });
+});

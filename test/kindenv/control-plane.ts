@@ -1,0 +1,178 @@
+/**
+ * A real control plane on this machine: etcd, kube-apiserver (RBAC, service
+ * account tokens, PodSecurity, aggregator routing so that webhook Services
+ * resolve through EndpointSlices) and cert-manager's controllers and CA
+ * injector. No kubelet and no controller-manager: nothing here runs pods.
+ */
+import { createPublicKey } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { freePort } from '../support/admission-server.js';
+import { createTestCA, type Pem, type TestCA } from '../support/pki.js';
+import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.js';
+import { certManagerCrdsDir, tool } from './tools.js';
+
+export interface ControlPlane {
+  readonly ca: TestCA;
+  readonly apiServerPort: number;
+  /** Admin (system:masters) kubeconfig, server on loopback. */
+  readonly kubeconfigPath: string;
+  readonly admin: Pem;
+  /** The API server's URL as seen from inside the network namespace. */
+  readonly apiServerUrlFromPod: string;
+  readonly processes: ManagedProcess[];
+  stop(): Promise<void>;
+}
+
+export interface ControlPlaneOptions {
+  dir: string;
+  /** The host side of the veth pair: the API server's certificate must name it. */
+  hostAddress: string;
+  log: (line: string) => void;
+}
+
+export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneOptions): Promise<ControlPlane> {
+  const processes: ManagedProcess[] = [];
+  const stop = async () => {
+    for (const process of [...processes].reverse()) await process.stop();
+  };
+  try {
+    mkdirSync(dir, { recursive: true });
+    const ca = await createTestCA('kindenv cluster CA');
+    const serving = await ca.issue({ commonName: 'kube-apiserver', hosts: ['127.0.0.1', hostAddress, 'localhost', 'kubernetes.default.svc', '10.96.0.1'] });
+    const admin = await ca.issue({ commonName: 'kindenv-admin', organization: 'system:masters', client: true });
+    const serviceAccountKey = (await ca.issue({ commonName: 'service-accounts' })).key;
+    const file = (name: string, content: string) => {
+      const target = path.join(dir, name);
+      writeFileSync(target, content, { mode: 0o600 });
+      return target;
+    };
+    const caFile = file('ca.crt', ca.cert);
+
+    const [etcdPort, etcdPeerPort, apiServerPort] = [await freePort(), await freePort(), await freePort()];
+    log(`starting etcd on 127.0.0.1:${etcdPort}`);
+    const etcd = startProcess('etcd', tool('etcd'), [
+      '--data-dir', path.join(dir, 'etcd'),
+      '--listen-client-urls', `http://127.0.0.1:${etcdPort}`,
+      '--advertise-client-urls', `http://127.0.0.1:${etcdPort}`,
+      '--listen-peer-urls', `http://127.0.0.1:${etcdPeerPort}`,
+      '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeerPort}`,
+      '--initial-cluster', `default=http://127.0.0.1:${etcdPeerPort}`,
+      '--unsafe-no-fsync',
+      '--log-level', 'warn',
+    ], path.join(dir, 'etcd.log'));
+    processes.push(etcd);
+
+    log(`starting kube-apiserver on 0.0.0.0:${apiServerPort}`);
+    const apiServer = startProcess('kube-apiserver', tool('kube-apiserver'), [
+      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+      `--secure-port=${apiServerPort}`,
+      '--bind-address=0.0.0.0',
+      `--advertise-address=${hostAddress}`,
+      `--tls-cert-file=${file('apiserver.crt', serving.cert)}`,
+      `--tls-private-key-file=${file('apiserver.key', serving.key)}`,
+      `--client-ca-file=${caFile}`,
+      '--authorization-mode=RBAC',
+      `--service-account-key-file=${file('sa.pub', createPublicKey(serviceAccountKey).export({ type: 'spki', format: 'pem' }).toString())}`,
+      `--service-account-signing-key-file=${file('sa.key', serviceAccountKey)}`,
+      '--service-account-issuer=https://kubernetes.default.svc',
+      '--api-audiences=https://kubernetes.default.svc',
+      '--service-cluster-ip-range=10.96.0.0/16',
+      // Webhook Services resolve through their EndpointSlices (no kube-proxy, no cluster IPs here).
+      '--enable-aggregator-routing=true',
+      '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota',
+      '--endpoint-reconciler-type=none',
+      '--v=1',
+    ], path.join(dir, 'kube-apiserver.log'), {
+      // The API server must call webhooks directly, never through a proxy from the environment.
+      env: { ...process.env, HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8', no_proxy: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8' },
+    });
+    processes.push(apiServer);
+
+    const kubeconfigPath = path.join(dir, 'kubeconfig');
+    writeKubeconfig(kubeconfigPath, `https://127.0.0.1:${apiServerPort}`, ca.cert, { cert: admin.cert, key: admin.key });
+    await waitFor('kube-apiserver /readyz', async () => {
+      if (apiServer.child.exitCode !== null) throw new GiveUp(`kube-apiserver exited:\n${apiServer.tail()}`);
+      const status = await getStatus(apiServerPort, '/readyz', ca.cert, admin);
+      return status === 200 ? true : undefined;
+    }, 120_000, 500);
+    log('kube-apiserver is ready');
+
+    await applyCertManagerCrds(apiServerPort, ca.cert, admin);
+    log('starting cert-manager controllers and cainjector');
+    const certManager = startProcess('cert-manager', tool('shaper-cert-manager'), ['--kubeconfig', kubeconfigPath], path.join(dir, 'cert-manager.log'));
+    processes.push(certManager);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    if (certManager.child.exitCode !== null) throw new Error(`cert-manager exited at start:\n${certManager.tail()}`);
+
+    return { ca, apiServerPort, kubeconfigPath, admin, apiServerUrlFromPod: `https://${hostAddress}:${apiServerPort}`, processes, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export function writeKubeconfig(file: string, server: string, caPem: string, user: { cert: string; key: string } | { token: string }): void {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const credentials = 'token' in user ? { token: user.token } : { 'client-certificate-data': b64(user.cert), 'client-key-data': b64(user.key) };
+  writeFileSync(
+    file,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'kindenv', cluster: { server, 'certificate-authority-data': b64(caPem) } }],
+      users: [{ name: 'kindenv', user: credentials }],
+      contexts: [{ name: 'kindenv', context: { cluster: 'kindenv', user: 'kindenv' } }],
+      'current-context': 'kindenv',
+    }),
+    { mode: 0o600 },
+  );
+}
+
+function getStatus(port: number, urlPath: string, ca: string, client: Pem): Promise<number> {
+  return new Promise((resolve, reject) => {
+    https
+      .get({ host: '127.0.0.1', port, path: urlPath, ca, cert: client.cert, key: client.key, agent: false, timeout: 5000 }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject)
+      .on('timeout', function (this: { destroy(): void }) {
+        this.destroy();
+      });
+  });
+}
+
+async function applyCertManagerCrds(port: number, ca: string, admin: Pem): Promise<void> {
+  const dir = certManagerCrdsDir();
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+    await rawRequest(port, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', ca, admin, readFileSync(path.join(dir, name), 'utf8'), 'application/yaml');
+  }
+}
+
+/** A request to the API server with the admin certificate; returns status, headers and parsed body. */
+export function rawRequest(port: number, method: string, urlPath: string, ca: string, client: Pem, body?: string, contentType = 'application/json'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      { host: '127.0.0.1', port, path: urlPath, method, ca, cert: client.cert, key: client.key, agent: false, headers: body ? { 'Content-Type': contentType } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * kindEnv: a real cluster for the integration scenarios, behind one interface.
+ *
+ * - `local` (default; what CI runs): etcd, kube-apiserver and cert-manager on
+ *   this machine, the chart installed by the pinned helm, and `shaper-gen serve`
+ *   in a network namespace standing in for the Deployment's pod.
+ * - `kind` (SHAPER_KINDENV=kind, needs Docker): see kind.ts.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { REPO_ROOT } from '../support/fixture-project.js';
+import { startControlPlane, type ControlPlane } from './control-plane.js';
+import { createNetworkNamespace } from './netns.js';
+import { tool } from './tools.js';
+import { startWebhookPod, type WebhookPod } from './webhook-pod.js';
+
+const run = promisify(execFile);
+
+export const RELEASE = 'shaper';
+export const RELEASE_NAMESPACE = 'shaper-system';
+export const FULLNAME = 'shaper-shaper-webhooks';
+
+export interface InstallResult {
+  /** What helm printed on stderr: the API server's warnings (e.g. Pod Security) would be here. */
+  stderr: string;
+}
+
+export interface KindEnv {
+  readonly backend: 'local' | 'kind';
+  readonly kubeConfig: KubeConfig;
+  readonly kubeconfigPath: string;
+  /** Runs the pinned helm against this cluster. */
+  helm(args: string[]): Promise<{ stdout: string; stderr: string }>;
+  /** Installs charts/shaper-webhooks into a namespace labelled Pod Security restricted, and starts the webhook server for it. */
+  installChart(values?: Record<string, unknown>): Promise<InstallResult>;
+  /** Where the webhook server's health endpoint answers. */
+  readyz(): Promise<{ status: number; text: string }>;
+  /** A piece of the environment's logs, for failure messages. */
+  logs(name: 'kube-apiserver' | 'cert-manager' | 'serve', lines?: number): string;
+  stop(): Promise<void>;
+}
+
+export async function createKindEnv(log: (line: string) => void = (line) => process.stderr.write(`kindenv: ${line}\n`)): Promise<KindEnv> {
+  const backend = process.env.SHAPER_KINDENV ?? 'local';
+  if (backend === 'kind') return (await import('./kind.js')).createKindBackend(log);
+  if (backend !== 'local') throw new Error(`SHAPER_KINDENV=${backend}: expected local or kind`);
+  return createLocalBackend(log);
+}
+
+async function createLocalBackend(log: (line: string) => void): Promise<KindEnv> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'shaper-kindenv-'));
+  const netns = createNetworkNamespace();
+  let controlPlane: ControlPlane | undefined;
+  let pod: WebhookPod | undefined;
+  const stop = async () => {
+    await pod?.stop();
+    await controlPlane?.stop();
+    netns.remove();
+    if (!process.env.SHAPER_KINDENV_KEEP) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    controlPlane = await startControlPlane({ dir, hostAddress: netns.hostAddress, log });
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(controlPlane.kubeconfigPath);
+    const helm = (args: string[]) => run(tool('helm'), [...args, '--kubeconfig', controlPlane!.kubeconfigPath], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
+    const cp = controlPlane;
+    return {
+      backend: 'local',
+      kubeConfig,
+      kubeconfigPath: cp.kubeconfigPath,
+      helm,
+      async installChart(values = {}) {
+        await kubeConfig.makeApiClient(CoreV1Api).createNamespace({
+          body: { metadata: { name: RELEASE_NAMESPACE, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } } },
+        });
+        const sets = Object.entries(values).flatMap(([key, value]) => ['--set-json', `${key}=${JSON.stringify(value)}`]);
+        log(`helm install ${RELEASE} charts/shaper-webhooks -n ${RELEASE_NAMESPACE}`);
+        const { stderr } = await helm(['install', RELEASE, 'charts/shaper-webhooks', '--namespace', RELEASE_NAMESPACE, ...sets]);
+        pod = await startWebhookPod({
+          kubeConfig,
+          netns,
+          apiServerUrlFromPod: cp.apiServerUrlFromPod,
+          clusterCA: cp.ca.cert,
+          namespace: RELEASE_NAMESPACE,
+          fullname: FULLNAME,
+          dir: path.join(dir, 'pod'),
+          log,
+        });
+        return { stderr };
+      },
+      readyz: () => {
+        if (!pod) throw new Error('installChart() first');
+        return pod.readyz();
+      },
+      logs(name, lines = 40) {
+        const process = name === 'serve' ? pod?.process : cp.processes.find((p) => p.name === name);
+        return process?.tail(lines) ?? '';
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

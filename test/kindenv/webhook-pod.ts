@@ -1,0 +1,100 @@
+/**
+ * Runs `shaper-gen serve` as the chart's Deployment would, without a kubelet:
+ * in the network namespace, with the serving certificate from the Secret
+ * cert-manager issued, the server config from the chart's ConfigMap, and a
+ * token of the chart's ServiceAccount (so RBAC is the chart's). Then publishes
+ * an EndpointSlice for the chart's Service pointing at it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { REPO_ROOT } from '../support/fixture-project.js';
+import { writeKubeconfig } from './control-plane.js';
+import type { NetworkNamespace } from './netns.js';
+import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.js';
+
+export interface WebhookPodOptions {
+  kubeConfig: KubeConfig;
+  netns: NetworkNamespace;
+  apiServerUrlFromPod: string;
+  clusterCA: string;
+  namespace: string;
+  /** The chart's full name: Service, Secret `<name>-serving-cert`, ConfigMap `<name>-config`, ServiceAccount. */
+  fullname: string;
+  dir: string;
+  log: (line: string) => void;
+}
+
+export interface WebhookPod {
+  readonly process: ManagedProcess;
+  readonly podAddress: string;
+  readonly healthPort: number;
+  readonly metricsPort: number;
+  readyz(): Promise<{ status: number; text: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookPod(options: WebhookPodOptions): Promise<WebhookPod> {
+  const { kubeConfig, netns, namespace, fullname, dir, log } = options;
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const certDir = path.join(dir, 'serving-certs');
+  mkdirSync(certDir, { recursive: true });
+
+  log(`waiting for cert-manager to issue Secret ${namespace}/${fullname}-serving-cert`);
+  const secret = await waitFor('the serving-cert Secret', async () => {
+    const found = await core.readNamespacedSecret({ name: `${fullname}-serving-cert`, namespace }).catch(() => undefined);
+    return found?.data?.['tls.crt'] && found.data['tls.key'] ? found : undefined;
+  }, 120_000, 500);
+  for (const key of ['tls.crt', 'tls.key'] as const) writeFileSync(path.join(certDir, key), Buffer.from(secret.data![key]!, 'base64'), { mode: 0o600 });
+
+  const configMap = await core.readNamespacedConfigMap({ name: `${fullname}-config`, namespace });
+  const configFile = path.join(dir, 'config.yaml');
+  writeFileSync(configFile, configMap.data!['config.yaml']!);
+
+  // What the kubelet would mount as the projected ServiceAccount token.
+  const token = await core.createNamespacedServiceAccountToken({
+    name: fullname,
+    namespace,
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['https://kubernetes.default.svc'], expirationSeconds: 3600 } },
+  });
+  if (!token.status?.token) throw new Error(`TokenRequest for ServiceAccount ${namespace}/${fullname} returned no token`);
+  const podKubeconfig = path.join(dir, 'pod-kubeconfig');
+  writeKubeconfig(podKubeconfig, options.apiServerUrlFromPod, options.clusterCA, { token: token.status.token });
+
+  log(`starting shaper-gen serve in network namespace ${netns.name} at ${netns.podAddress}`);
+  const [prefixCommand, ...prefixArgs] = netns.execPrefix as [string, ...string[]];
+  const serve = startProcess('shaper-gen serve', prefixCommand, [...prefixArgs, process.execPath, path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', configFile, '--cert-dir', certDir], path.join(dir, 'serve.log'), {
+    cwd: REPO_ROOT,
+    env: { ...process.env, KUBECONFIG: podKubeconfig, NODE_OPTIONS: '' },
+  });
+
+  const healthPort = 8081;
+  const readyz = () =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      http.get({ host: netns.podAddress, port: healthPort, path: '/readyz?verbose', agent: false, timeout: 3000 }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      }).on('error', reject);
+    });
+  await waitFor('shaper-gen serve to become ready', async () => {
+    if (serve.child.exitCode !== null) throw new GiveUp(`shaper-gen serve exited:\n${serve.tail()}`);
+    return (await readyz()).status === 200 ? true : undefined;
+  }, 30_000, 250);
+
+  log(`publishing EndpointSlice ${namespace}/${fullname}-kindenv → ${netns.podAddress}:9443`);
+  await kubeConfig.makeApiClient(DiscoveryV1Api).createNamespacedEndpointSlice({
+    namespace,
+    body: {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: `${fullname}-kindenv`, labels: { 'kubernetes.io/service-name': fullname, 'endpointslice.kubernetes.io/managed-by': 'kindenv.shaper-gen.io' } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [netns.podAddress], conditions: { ready: true, serving: true, terminating: false } }],
+      ports: [{ name: 'webhook', port: 9443, protocol: 'TCP' }],
+    },
+  });
+
+  return { process: serve, podAddress: netns.podAddress, healthPort, metricsPort: 8080, readyz, stop: () => serve.stop() };
+}

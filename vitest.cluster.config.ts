@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+import { selfAliases } from './vitest.config.js';
+
+// The cluster suite (kindEnv): one environment per file, long start-up, never in parallel.
+export default defineConfig({
+  resolve: { conditions: ['shaper-gen-source'], alias: selfAliases },
+  test: {
+    include: ['test/cluster/**/*.test.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
+  },
+});
