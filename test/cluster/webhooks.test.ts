@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   AdmissionregistrationV1Api,
+  AppsV1Api,
   ApiextensionsV1Api,
   AuthorizationV1Api,
   CoreV1Api,
@@ -15,8 +16,7 @@ import {
   loadYaml,
   setHeaderOptions,
   type V1CustomResourceDefinition,
-  type RequestContext,
-  type ResponseContext,
+  type V1Deployment,
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,8 +82,21 @@ beforeAll(async () => {
 afterAll(() => env?.stop());
 
 describe('the installed chart', () => {
-  it('was admitted into a Pod Security "restricted" namespace without warnings', () => {
+  it('was admitted into a Pod Security "restricted" namespace without warnings', async () => {
     expect(install.stderr).not.toMatch(/PodSecurity|would violate/i);
+    // The same check, made observable: the chart's Deployment passes the restricted profile with no
+    // Warning header, while a variant that allows privilege escalation draws one.
+    const apps = env.kubeConfig.makeApiClient(AppsV1Api);
+    const deployment = await apps.readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE });
+    const copy = (name: string, escalating: boolean): V1Deployment => {
+      const body = structuredClone({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: RELEASE_NAMESPACE }, spec: deployment.spec });
+      if (escalating) body.spec!.template.spec!.containers[0]!.securityContext = { allowPrivilegeEscalation: true };
+      return body;
+    };
+    const clean = await apps.createNamespacedDeploymentWithHttpInfo({ namespace: RELEASE_NAMESPACE, body: copy('restricted-check', false), dryRun: 'All' });
+    expect(clean.headers['warning']).toBeUndefined();
+    const escalating = await apps.createNamespacedDeploymentWithHttpInfo({ namespace: RELEASE_NAMESPACE, body: copy('escalation-check', true), dryRun: 'All' });
+    expect(escalating.headers['warning']).toMatch(/would violate PodSecurity \\"restricted:latest\\": allowPrivilegeEscalation != false/);
   });
 
   it('serves ready, every expected path registered, with the certificate cert-manager issued', async () => {
@@ -169,23 +182,12 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
   });
 
   it('returns warnings as Warning headers', async () => {
-    const warnings: string[] = [];
-    await objects.createNamespacedCustomObject(
-      { group, version, namespace: NS, plural: 'assignments', body: assignment('heavy', { profileRef: { name: 'fast' }, selector: { matchLabels: { app: 'api' } }, weight: 100 }) },
-      {
-        middleware: [
-          {
-            pre: async (context: RequestContext) => context,
-            post: async (response: ResponseContext) => {
-              const header = response.headers['warning'];
-              if (header) warnings.push(header);
-              return response;
-            },
-          },
-        ],
-      } as never,
-    );
-    expect(warnings.join('\n')).toContain('spec.weight is 100, the maximum');
+    const response = await objects.createNamespacedCustomObjectWithHttpInfo({
+      group, version, namespace: NS, plural: 'assignments',
+      body: assignment('heavy', { profileRef: { name: 'fast' }, selector: { matchLabels: { app: 'api' } }, weight: 100 }),
+    });
+    expect(response.httpStatusCode).toBe(201);
+    expect(response.headers['warning']).toBe('299 - "spec.weight is 100, the maximum: this profile overrides every other assignment"');
   });
 });
 
