@@ -29,6 +29,10 @@ const rounds = Number(argument('rounds', '3'));
 const duration = Number(argument('duration', '3'));
 const connections = argument('connections', '1,8,32,128').split(',').map(Number);
 const profileMode = process.argv.includes('--profile');
+// V8 flags for both servers (floor and framework alike): by default the chart's own nodeOptions, so the
+// figures describe the server as deployed.
+const chartNodeOptions = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(repo, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
+const nodeFlags = argument('node-flags', process.env.SHAPER_BENCH_NODE_FLAGS ?? chartNodeOptions).split(' ').filter(Boolean);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-bench-'));
 const children: ChildProcess[] = [];
@@ -70,12 +74,12 @@ function pinned(cpu: number, command: string, args: string[], extra: Parameters<
 }
 
 async function startFloor(cert: string, key: string): Promise<{ port: number; pid: number; child: ChildProcess }> {
-  const child = pinned(0, process.execPath, [path.join(repo, 'bench/admission/floor-server.ts'), cert, key]);
+  const child = pinned(0, process.execPath, [...nodeFlags, path.join(repo, 'bench/admission/floor-server.ts'), cert, key]);
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   return { port: Number(/listening (\d+)/.exec(line.toString())![1]), pid: child.pid!, child };
 }
 
-async function startFramework(certDir: string, nodeFlags: string[] = []): Promise<{ port: number; pid: number; child: ChildProcess }> {
+async function startFramework(certDir: string, extraFlags: string[] = []): Promise<{ port: number; pid: number; child: ChildProcess }> {
   const [port, health] = [await freePort(), await freePort()];
   const config = path.join(work, 'server.yaml');
   writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
@@ -87,7 +91,7 @@ metrics: { port: 0 }
 shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: warn }
 `);
-  const child = pinned(0, process.execPath, [...nodeFlags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = pinned(0, process.execPath, [...nodeFlags, ...extraFlags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
   const until = Date.now() + 20_000;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -222,14 +226,14 @@ async function main() {
     `RSS (MiB) idle: floor ${idle.floorMiB.toFixed(1)} (includes Node's TypeScript stripping), shaper-gen serve ${idle.frameworkMiB.toFixed(1)} (${idleAfterWarmup.frameworkMiB.toFixed(1)} after warm-up)`,
     `Peak RSS (MiB) under load, 1-2 KB bodies: floor ${peak.floorMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkMiB.toFixed(1)}; 200 KB body: floor ${peak.floorLargeBodyMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkLargeBodyMiB.toFixed(1)}`,
   ].join('\n');
-  console.log(`\nAdmission load: ${rounds} interleaved rounds × ${duration} s per cell, medians; servers on CPU 0, wrk on CPU 1; Node ${process.version}\n`);
+  console.log(`\nAdmission load: ${rounds} interleaved rounds × ${duration} s per cell, medians; servers on CPU 0, wrk on CPU 1; Node ${process.version}${nodeFlags.length ? `; node flags ${nodeFlags.join(' ')}` : ''}\n`);
   console.log(table);
   console.log(`\n${memory}\n`);
 
   const out = path.join(repo, 'bench/results');
   mkdirSync(out, { recursive: true });
   const file = path.join(out, 'admission.json');
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, durationSeconds: duration, rows, rss: { idle, idleAfterWarmup, peak } }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, nodeFlags, rounds, durationSeconds: duration, rows, rss: { idle, idleAfterWarmup, peak } }, null, 2)}\n`);
   console.log(`wrote ${path.relative(repo, file)}`);
 }
 

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { REPO_ROOT } from '../support/fixture-project.js';
 import { writeKubeconfig } from './control-plane.js';
 import type { NetworkNamespace } from './netns.js';
@@ -49,6 +49,9 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
   for (const key of ['tls.crt', 'tls.key'] as const) writeFileSync(path.join(certDir, key), Buffer.from(secret.data![key]!, 'base64'), { mode: 0o600 });
 
   const configMap = await core.readNamespacedConfigMap({ name: `${fullname}-config`, namespace });
+  // The container's environment as the Deployment declares it (NODE_OPTIONS …).
+  const deployment = await kubeConfig.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: fullname, namespace });
+  const containerEnv = Object.fromEntries((deployment.spec!.template.spec!.containers[0]!.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
   const configFile = path.join(dir, 'config.yaml');
   writeFileSync(configFile, configMap.data!['config.yaml']!);
 
@@ -66,7 +69,7 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
   const [prefixCommand, ...prefixArgs] = netns.execPrefix as [string, ...string[]];
   const serve = startProcess('shaper-gen serve', prefixCommand, [...prefixArgs, process.execPath, path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', configFile, '--cert-dir', certDir], path.join(dir, 'serve.log'), {
     cwd: REPO_ROOT,
-    env: { ...process.env, KUBECONFIG: podKubeconfig, NODE_OPTIONS: '' },
+    env: { ...process.env, NODE_OPTIONS: '', ...containerEnv, KUBECONFIG: podKubeconfig },
   });
 
   const healthPort = 8081;
