@@ -157,44 +157,34 @@ async function main() {
 
   if (profileMode) return profile(certDir, bodies.assignment);
 
-  const floor = await startFloor(cert, key);
-  const framework = await startFramework(certDir);
-  const idle = { floorMiB: rssMiB(floor.pid, 'VmRSS'), frameworkMiB: rssMiB(framework.pid, 'VmRSS') };
-  const portOf = (w: Workload) => (w.server === 'floor' ? floor.port : framework.port);
+  // Small and large bodies go to separate server processes: V8 keeps the heap a 200 KB workload grew,
+  // which would otherwise be charged to the small-body workloads that follow it.
+  const servers = {
+    floor: { small: await startFloor(cert, key), large: await startFloor(cert, key) },
+    framework: { small: await startFramework(certDir), large: await startFramework(certDir) },
+  };
+  const serverOf = (w: Workload) => servers[w.server][w.body === 'large' ? 'large' : 'small'];
+  const idle = { floorMiB: rssMiB(servers.floor.small.pid, 'VmRSS'), frameworkMiB: rssMiB(servers.framework.small.pid, 'VmRSS') };
 
   process.stderr.write('warm-up\n');
-  for (const w of WORKLOADS) wrk(portOf(w), w.path, bodies[w.body], 8, 1);
-  const idleAfterWarmup = { floorMiB: rssMiB(floor.pid, 'VmRSS'), frameworkMiB: rssMiB(framework.pid, 'VmRSS') };
+  for (const w of WORKLOADS) wrk(serverOf(w).port, w.path, bodies[w.body], 8, 1);
+  const idleAfterWarmup = { floorMiB: rssMiB(servers.floor.small.pid, 'VmRSS'), frameworkMiB: rssMiB(servers.framework.small.pid, 'VmRSS') };
 
   const samples = new Map<string, WrkResult[]>();
-  // Peak RSS per workload: VmHWM is reset (clear_refs 5) before each run and read after it.
-  const peakByWorkload = new Map<string, number>();
-  const resetPeak = (pid: number) => {
-    try {
-      writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    } catch {
-      /* not permitted: peaks then accumulate */
-    }
-  };
   for (let round = 1; round <= rounds; round++) {
     for (const conns of connections) {
       for (const w of WORKLOADS) {
         process.stderr.write(`round ${round}/${rounds} c=${conns} ${w.name}\n`);
         const key = `${w.name}@${conns}`;
-        const pid = w.server === 'floor' ? floor.pid : framework.pid;
-        resetPeak(pid);
-        samples.set(key, [...(samples.get(key) ?? []), wrk(portOf(w), w.path, bodies[w.body], conns, duration)]);
-        peakByWorkload.set(w.name, Math.max(peakByWorkload.get(w.name) ?? 0, rssMiB(pid, 'VmHWM')));
+        samples.set(key, [...(samples.get(key) ?? []), wrk(serverOf(w).port, w.path, bodies[w.body], conns, duration)]);
       }
     }
   }
-  const peakOf = (server: Workload['server'], large: boolean) =>
-    Math.max(...WORKLOADS.filter((w) => w.server === server && (w.body === 'large') === large).map((w) => peakByWorkload.get(w.name) ?? 0));
   const peak = {
-    floorMiB: peakOf('floor', false),
-    frameworkMiB: peakOf('framework', false),
-    floorLargeBodyMiB: peakOf('floor', true),
-    frameworkLargeBodyMiB: peakOf('framework', true),
+    floorMiB: rssMiB(servers.floor.small.pid, 'VmHWM'),
+    frameworkMiB: rssMiB(servers.framework.small.pid, 'VmHWM'),
+    floorLargeBodyMiB: rssMiB(servers.floor.large.pid, 'VmHWM'),
+    frameworkLargeBodyMiB: rssMiB(servers.framework.large.pid, 'VmHWM'),
   };
 
   const floorFor = (w: Workload) => WORKLOADS.find((f) => f.server === 'floor' && f.body === w.body)!;
@@ -212,7 +202,6 @@ async function main() {
         p999Ms: median(runs.map((r) => r.p999Ms)),
         errors: runs.reduce((sum, r) => sum + r.errors, 0),
         ratioToFloor: w.server === 'floor' ? 1 : median(runs.map((r, i) => r.rps / floorRuns[i]!.rps)),
-        peakRssMiB: peakByWorkload.get(w.name)!,
       });
     }
   }
@@ -224,7 +213,7 @@ async function main() {
   ].join('\n');
   const memory = [
     `RSS (MiB) idle: floor ${idle.floorMiB.toFixed(1)} (includes Node's TypeScript stripping), shaper-gen serve ${idle.frameworkMiB.toFixed(1)} (${idleAfterWarmup.frameworkMiB.toFixed(1)} after warm-up)`,
-    `Peak RSS (MiB) under load, 1-2 KB bodies: floor ${peak.floorMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkMiB.toFixed(1)}; 200 KB body: floor ${peak.floorLargeBodyMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkLargeBodyMiB.toFixed(1)}`,
+    `Peak RSS (MiB) over the whole run, the instances serving 1-2 KB bodies: floor ${peak.floorMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkMiB.toFixed(1)}; the instances serving the 200 KB body: floor ${peak.floorLargeBodyMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkLargeBodyMiB.toFixed(1)}`,
   ].join('\n');
   console.log(`\nAdmission load: ${rounds} interleaved rounds × ${duration} s per cell, medians; servers on CPU 0, wrk on CPU 1; Node ${process.version}${nodeFlags.length ? `; node flags ${nodeFlags.join(' ')}` : ''}\n`);
   console.log(table);

@@ -3,24 +3,14 @@
  * share one shape) and its decoding, with a message that says what was wrong.
  */
 import { reasonFor } from '../errors.js';
-import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubernetesObject, UserInfo } from '../contract.js';
+import type { AdmissionOperation, AdmissionRequestInfo, KubernetesObject } from '../contract.js';
 
 export const REVIEW_API_VERSIONS = ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1'] as const;
 export type ReviewApiVersion = (typeof REVIEW_API_VERSIONS)[number];
 const OPERATIONS: readonly string[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] satisfies AdmissionOperation[];
 
-export interface AdmissionRequest {
-  uid: string;
-  kind: GroupVersionKind;
-  resource: GroupVersionResource;
-  subResource?: string;
-  requestKind?: GroupVersionKind;
-  requestResource?: GroupVersionResource;
-  requestSubResource?: string;
-  name?: string;
-  namespace?: string;
-  operation: AdmissionOperation;
-  userInfo: UserInfo;
+/** The request as it arrives: what handlers see as `ctx.request`, plus the objects, with the wire's optional fields. */
+export interface AdmissionRequest extends Omit<AdmissionRequestInfo, 'dryRun' | 'options'> {
   object?: KubernetesObject | null;
   oldObject?: KubernetesObject | null;
   dryRun?: boolean;

@@ -3,8 +3,11 @@
  * shaper-gen serve through the chart's Service, EndpointSlice and the CA that
  * cert-manager issued and injected. What users see, through @kubernetes/client-node.
  */
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import tls from 'node:tls';
 import {
   AdmissionregistrationV1Api,
   AppsV1Api,
@@ -237,3 +240,124 @@ describe('admissionReviewVersions: [v1beta1]', () => {
     expect(status.message).toContain('spec: Required value');
   });
 });
+
+describe('probes and metrics, where the rendered Deployment says', () => {
+  it('answers liveness, readiness and startup probes at their declared paths and ports, and /metrics counts the real calls', async () => {
+    const deployment = await env.kubeConfig.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE });
+    const container = deployment.spec!.template.spec!.containers[0]!;
+    const portNumber = (port: number | string) => (typeof port === 'number' ? port : container.ports!.find((p) => p.name === port)!.containerPort);
+    for (const probe of [container.livenessProbe!, container.readinessProbe!, container.startupProbe!]) {
+      const res = await httpGet(env.podAddress(), portNumber(probe.httpGet!.port as number | string), probe.httpGet!.path!);
+      expect(res.status, probe.httpGet!.path).toBe(200);
+    }
+    const metrics = await httpGet(env.podAddress(), portNumber('metrics'), '/metrics');
+    // The missing-Profile create and its dry-run twin: two denials with code 422, nothing else on that series.
+    expect(metrics.text).toContain('shaper_webhook_requests_total{webhook="/validate-assignment",operation="CREATE",allowed="false",code="422"} 2');
+    expect(metrics.text).toMatch(/shaper_webhook_requests_total\{webhook="\/mutate-profile",operation="CREATE",allowed="true",code="200"\} [1-9]/);
+    expect(metrics.text).toMatch(/shaper_webhook_certificate_expiry_timestamp_seconds \d{10}/);
+  });
+});
+
+describe('certificate rotation', () => {
+  it('re-issues like `cmctl renew`, swaps the files atomically, keeps every request succeeding, then serves the new certificate', async () => {
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const secretName = `${FULLNAME}-serving-cert`;
+    const servedBefore = await servedCertificate(env.podAddress(), 9443);
+    const issuedBefore = (await core.readNamespacedSecret({ name: secretName, namespace: RELEASE_NAMESPACE })).data!['tls.crt'];
+
+    // Admission calls through the API server for as long as the rotation takes (bounded count).
+    let failures = 0;
+    let calls = 0;
+    let rotating = true;
+    const traffic = (async () => {
+      while (rotating && calls < 2000) {
+        calls++;
+        await objects
+          .createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile(`rotation-${calls}`), dryRun: 'All' })
+          .catch(() => failures++);
+      }
+    })();
+
+    // What `cmctl renew` does: set the Certificate's Issuing condition.
+    const certificate = (await objects.getNamespacedCustomObject({ group: 'cert-manager.io', version: 'v1', namespace: RELEASE_NAMESPACE, plural: 'certificates', name: secretName })) as {
+      status: { conditions: { type: string }[] };
+    };
+    const conditions = [
+      ...certificate.status.conditions.filter((c) => c.type !== 'Issuing'),
+      { type: 'Issuing', status: 'True', reason: 'ManuallyTriggered', message: 'Certificate re-issuance manually triggered', lastTransitionTime: new Date().toISOString() },
+    ];
+    await objects.patchNamespacedCustomObjectStatus(
+      { group: 'cert-manager.io', version: 'v1', namespace: RELEASE_NAMESPACE, plural: 'certificates', name: secretName, body: { status: { conditions } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const issued = await waitFor('cert-manager to re-issue the serving certificate', async () => {
+      const data = (await core.readNamespacedSecret({ name: secretName, namespace: RELEASE_NAMESPACE })).data!['tls.crt'];
+      return data !== issuedBefore ? data : undefined;
+    }, 60_000, 250);
+    await env.syncServingSecret();
+    const servedAfter = await waitFor('the server to serve the new certificate', async () => {
+      const served = await servedCertificate(env.podAddress(), 9443);
+      return served.fingerprint256 !== servedBefore.fingerprint256 ? served : undefined;
+    }, 30_000, 200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    rotating = false;
+    await traffic;
+
+    expect(servedAfter.raw.equals(new X509Certificate(Buffer.from(issued!, 'base64')).raw)).toBe(true);
+    expect(calls).toBeGreaterThan(10);
+    expect(failures).toBe(0);
+  });
+});
+
+describe('failure policy with the server gone', () => {
+  it('Fail rejects with "failed calling webhook"; Ignore lets the request through', async () => {
+    const registration = env.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+    const caBundle = (await registration.readValidatingWebhookConfiguration({ name: FULLNAME })).webhooks![0]!.clientConfig.caBundle;
+    await registration.createValidatingWebhookConfiguration({
+      body: {
+        metadata: { name: 'kindenv-ignore' },
+        webhooks: [
+          {
+            name: 'ignore.kindenv.shaper-gen.io',
+            admissionReviewVersions: ['v1'],
+            clientConfig: { service: { name: FULLNAME, namespace: RELEASE_NAMESPACE, path: '/validate-profile', port: 443 }, caBundle },
+            rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'], scope: 'Namespaced' }],
+            objectSelector: { matchLabels: { 'kindenv.shaper-gen.io/ignore': 'true' } },
+            sideEffects: 'None',
+            failurePolicy: 'Ignore',
+            timeoutSeconds: 5,
+          },
+        ],
+      },
+    });
+    await env.stopServer();
+
+    const failed = await rejection(objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('after-outage') }));
+    expect(failed.message).toMatch(/failed calling webhook "mutate-profile.shaper-gen.io"/);
+    const ignored = await env.kubeConfig.makeApiClient(CoreV1Api).createNamespacedConfigMap({
+      namespace: NS,
+      body: { metadata: { name: 'through-the-outage', labels: { 'kindenv.shaper-gen.io/ignore': 'true' } } },
+    });
+    expect(ignored.metadata!.uid).toBeTruthy();
+  });
+});
+
+function httpGet(host: string, port: number, urlPath: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    http.get({ host, port, path: urlPath, agent: false, timeout: 5000 }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    }).on('error', reject);
+  });
+}
+
+function servedCertificate(host: string, port: number): Promise<tls.DetailedPeerCertificate> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host, port, rejectUnauthorized: false, servername: `${FULLNAME}.${RELEASE_NAMESPACE}.svc` }, () => {
+      resolve(socket.getPeerCertificate(true));
+      socket.destroy();
+    });
+    socket.on('error', reject);
+  });
+}

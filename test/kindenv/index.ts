@@ -39,6 +39,12 @@ export interface KindEnv {
   installChart(values?: Record<string, unknown>): Promise<InstallResult>;
   /** Where the webhook server's health endpoint answers. */
   readyz(): Promise<{ status: number; text: string }>;
+  /** The address the server's pod has (its container ports are reachable there from the test). */
+  podAddress(): string;
+  /** The kubelet's part after the serving-cert Secret changed: project it into the pod's files. */
+  syncServingSecret(): Promise<void>;
+  /** Takes the webhook server away (the pod is gone), for failure-policy scenarios. */
+  stopServer(): Promise<void>;
   /** A piece of the environment's logs, for failure messages. */
   logs(name: 'kube-apiserver' | 'cert-manager' | 'serve', lines?: number): string;
   stop(): Promise<void>;
@@ -68,6 +74,10 @@ async function createLocalBackend(log: (line: string) => void): Promise<KindEnv>
     kubeConfig.loadFromFile(controlPlane.kubeconfigPath);
     const helm = (args: string[]) => run(tool('helm'), [...args, '--kubeconfig', controlPlane!.kubeconfigPath], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
     const cp = controlPlane;
+    const installed = () => {
+      if (!pod) throw new Error('installChart() first');
+      return pod;
+    };
     return {
       backend: 'local',
       kubeConfig,
@@ -92,10 +102,10 @@ async function createLocalBackend(log: (line: string) => void): Promise<KindEnv>
         });
         return { stderr };
       },
-      readyz: () => {
-        if (!pod) throw new Error('installChart() first');
-        return pod.readyz();
-      },
+      readyz: () => installed().readyz(),
+      podAddress: () => installed().podAddress,
+      syncServingSecret: () => installed().syncSecret(),
+      stopServer: () => installed().stop(),
       logs(name, lines = 40) {
         const process = name === 'serve' ? pod?.process : cp.processes.find((p) => p.name === name);
         return process?.tail(lines) ?? '';

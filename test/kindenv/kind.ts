@@ -60,6 +60,15 @@ export async function createKindBackend(log: (line: string) => void): Promise<Ki
         return { status: Number(stdout) > 0 ? 200 : 503, text: `readyReplicas=${stdout}` };
       },
       logs: () => '',
+      podAddress: () => {
+        throw new Error('kind backend: reach pods with kubectl port-forward (not implemented)');
+      },
+      // The kubelet projects the Secret by itself.
+      syncServingSecret: async () => undefined,
+      async stopServer() {
+        await kubectl(['-n', RELEASE_NAMESPACE, 'scale', 'deployment', FULLNAME, '--replicas=0']);
+        await kubectl(['-n', RELEASE_NAMESPACE, 'wait', '--for=delete', 'pod', '-l', 'app.kubernetes.io/instance=' + RELEASE, '--timeout=120s']);
+      },
       stop,
     };
   } catch (error) {

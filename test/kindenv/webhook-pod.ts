@@ -5,7 +5,7 @@
  * token of the chart's ServiceAccount (so RBAC is the chart's). Then publishes
  * an EndpointSlice for the chart's Service pointing at it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
@@ -29,9 +29,9 @@ export interface WebhookPodOptions {
 export interface WebhookPod {
   readonly process: ManagedProcess;
   readonly podAddress: string;
-  readonly healthPort: number;
-  readonly metricsPort: number;
   readyz(): Promise<{ status: number; text: string }>;
+  /** What the kubelet does when a mounted Secret changes: project the new data with an atomic swap. */
+  syncSecret(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -42,11 +42,13 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
   mkdirSync(certDir, { recursive: true });
 
   log(`waiting for cert-manager to issue Secret ${namespace}/${fullname}-serving-cert`);
-  const secret = await waitFor('the serving-cert Secret', async () => {
-    const found = await core.readNamespacedSecret({ name: `${fullname}-serving-cert`, namespace }).catch(() => undefined);
-    return found?.data?.['tls.crt'] && found.data['tls.key'] ? found : undefined;
-  }, 120_000, 500);
-  for (const key of ['tls.crt', 'tls.key'] as const) writeFileSync(path.join(certDir, key), Buffer.from(secret.data![key]!, 'base64'), { mode: 0o600 });
+  const readSecret = () =>
+    waitFor('the serving-cert Secret', async () => {
+      const found = await core.readNamespacedSecret({ name: `${fullname}-serving-cert`, namespace }).catch(() => undefined);
+      return found?.data?.['tls.crt'] && found.data['tls.key'] ? found.data : undefined;
+    }, 120_000, 500);
+  const projection = new SecretProjection(certDir);
+  projection.project(await readSecret());
 
   const configMap = await core.readNamespacedConfigMap({ name: `${fullname}-config`, namespace });
   // The container's environment as the Deployment declares it (NODE_OPTIONS …).
@@ -99,5 +101,38 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
     },
   });
 
-  return { process: serve, podAddress: netns.podAddress, healthPort, metricsPort: 8080, readyz, stop: () => serve.stop() };
+  return {
+    process: serve,
+    podAddress: netns.podAddress,
+    readyz,
+    async syncSecret() {
+      projection.project(await readSecret());
+    },
+    stop: () => serve.stop(),
+  };
+}
+
+/**
+ * A Secret volume as the kubelet lays it out: `tls.crt -> ..data/tls.crt`,
+ * `..data -> ..<version>`; an update writes a new version directory and swaps
+ * `..data` with one rename, so a reader never sees half of it.
+ */
+class SecretProjection {
+  private version = 0;
+  private current: string | undefined;
+
+  constructor(private readonly dir: string) {}
+
+  project(data: Record<string, string>): void {
+    const versionDir = `..${Date.now()}_${++this.version}`;
+    mkdirSync(path.join(this.dir, versionDir));
+    for (const [key, value] of Object.entries(data)) writeFileSync(path.join(this.dir, versionDir, key), Buffer.from(value, 'base64'), { mode: 0o600 });
+    symlinkSync(versionDir, path.join(this.dir, '..data_tmp'));
+    renameSync(path.join(this.dir, '..data_tmp'), path.join(this.dir, '..data'));
+    for (const key of Object.keys(data)) {
+      if (!existsSync(path.join(this.dir, key))) symlinkSync(path.join('..data', key), path.join(this.dir, key));
+    }
+    if (this.current) rmSync(path.join(this.dir, this.current), { recursive: true, force: true });
+    this.current = versionDir;
+  }
 }

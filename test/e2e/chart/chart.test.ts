@@ -94,16 +94,23 @@ describe('shaper-webhooks chart', () => {
     expect(objects.filter((o) => o.kind === 'Role' || o.kind === 'RoleBinding')).toEqual([]);
   });
 
-  it('issues the serving certificate from a self-signed Issuer by default', async () => {
+  it('issues the serving certificate from a private CA of the release by default', async () => {
     const objects = await helmTemplate(CHART, release);
     const certificate = findObject(objects, 'Certificate', `${FULLNAME}-serving-cert`);
     expect(certificate.spec).toMatchObject({
       secretName: `${FULLNAME}-serving-cert`,
       dnsNames: [`${FULLNAME}.shaper-system.svc`, `${FULLNAME}.shaper-system.svc.cluster.local`],
-      issuerRef: { name: `${FULLNAME}-selfsigned`, kind: 'Issuer', group: 'cert-manager.io' },
+      issuerRef: { name: `${FULLNAME}-ca`, kind: 'Issuer', group: 'cert-manager.io' },
       privateKey: { algorithm: 'ECDSA', rotationPolicy: 'Always' },
     });
+    // self-signed Issuer -> CA Certificate -> CA Issuer: renewals of the serving certificate keep the CA the API server trusts.
     expect(findObject(objects, 'Issuer', `${FULLNAME}-selfsigned`).spec).toEqual({ selfSigned: {} });
+    expect(findObject(objects, 'Certificate', `${FULLNAME}-ca`).spec).toMatchObject({
+      isCA: true,
+      secretName: `${FULLNAME}-ca`,
+      issuerRef: { name: `${FULLNAME}-selfsigned`, kind: 'Issuer' },
+    });
+    expect(findObject(objects, 'Issuer', `${FULLNAME}-ca`).spec).toEqual({ ca: { secretName: `${FULLNAME}-ca` } });
     const service = findObject(objects, 'Service', FULLNAME);
     expect(service.spec.ports).toEqual([{ name: 'webhook', port: 443, targetPort: 'webhook', protocol: 'TCP' }]);
     expect(findObject(objects, 'PodDisruptionBudget', FULLNAME).spec.minAvailable).toBe(1);
@@ -113,6 +120,7 @@ describe('shaper-webhooks chart', () => {
   it('with every option on: existing ClusterIssuer, NetworkPolicy by port, ServiceMonitor, custom ServiceAccount and rules', async () => {
     const objects = await helmTemplate(CHART, { ...release, set: ALL_ON });
     expect(objects.some((o) => o.kind === 'Issuer')).toBe(false);
+    expect(objects.filter((o) => o.kind === 'Certificate').map((o) => o.metadata.name)).toEqual([`${FULLNAME}-serving-cert`]);
     expect(findObject(objects, 'Certificate', `${FULLNAME}-serving-cert`).spec.issuerRef).toEqual({ name: 'corp-ca', kind: 'ClusterIssuer', group: 'cert-manager.io' });
     const policy = findObject(objects, 'NetworkPolicy', FULLNAME);
     expect(policy.spec.ingress[0]).toEqual({ ports: [{ port: 'webhook', protocol: 'TCP' }], from: [{ ipBlock: { cidr: '10.0.0.0/24' } }] });
