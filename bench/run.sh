@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run bench`: installs wrk if missing, builds, then runs the generator
-# scaling and admission load benchmarks and the CPU profile. Bounded: about
-# 6 minutes with the defaults (every run is fixed-duration or counted).
+# scaling and admission load benchmarks, the Express-router comparison and the
+# CPU profile. Bounded: about 10 minutes with the defaults (every run is
+# fixed-duration or counted, and each step has a timeout).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -13,4 +14,5 @@ npm run --silent build
 npx tsc -p bench/tsconfig.json
 timeout 120 node bench/generator-scale.ts
 timeout 600 node bench/admission/run.ts "$@"
+timeout 120 node bench/admission/run.ts --express-comparison
 timeout 120 node bench/admission/run.ts --profile

@@ -29,6 +29,7 @@ const rounds = Number(argument('rounds', '3'));
 const duration = Number(argument('duration', '3'));
 const connections = argument('connections', '1,8,32,128').split(',').map(Number);
 const profileMode = process.argv.includes('--profile');
+const expressMode = process.argv.includes('--express-comparison');
 // V8 flags for both servers (floor and framework alike): by default the chart's own nodeOptions, so the
 // figures describe the server as deployed.
 const chartNodeOptions = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(repo, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
@@ -156,6 +157,7 @@ async function main() {
   const certDir = path.dirname(cert);
 
   if (profileMode) return profile(certDir, bodies.assignment);
+  if (expressMode) return expressComparison(cert, key, certDir, bodies);
 
   // Small and large bodies go to separate server processes: V8 keeps the heap a 200 KB workload grew,
   // which would otherwise be charged to the small-body workloads that follow it.
@@ -224,6 +226,36 @@ async function main() {
   const file = path.join(out, 'admission.json');
   writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, nodeFlags, rounds, durationSeconds: duration, rows, rss: { idle, idleAfterWarmup, peak } }, null, 2)}\n`);
   console.log(`wrote ${path.relative(repo, file)}`);
+}
+
+/** Before/after: the admission endpoints behind Express's router versus the raw-path fast path, same process layout. */
+async function expressComparison(cert: string, key: string, certDir: string, bodies: Record<'profile' | 'assignment' | 'large', string>) {
+  const floor = await startFloor(cert, key);
+  const fast = await startFramework(certDir);
+  const child = pinned(0, process.execPath, [...nodeFlags, path.join(repo, 'dist/bench/admission/express-routed-server.js'), certDir], { cwd: repo });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const viaExpress = { port: Number(/listening (\d+)/.exec(line.toString())![1]) };
+  const cells = [
+    { name: 'floor (profile body)', port: floor.port, path: '/', body: bodies.profile },
+    { name: 'allow-all, fast path', port: fast.port, path: '/validate-allow-all', body: bodies.profile },
+    { name: 'allow-all, Express router', port: viaExpress.port, path: '/validate-allow-all', body: bodies.profile },
+    { name: 'floor (assignment body)', port: floor.port, path: '/', body: bodies.assignment },
+    { name: 'validate-assignment, fast path', port: fast.port, path: '/validate-assignment', body: bodies.assignment },
+    { name: 'validate-assignment, Express router', port: viaExpress.port, path: '/validate-assignment', body: bodies.assignment },
+  ];
+  for (const cell of cells) wrk(cell.port, cell.path, cell.body, 8, 1);
+  const runs = new Map<string, WrkResult[]>();
+  for (let round = 1; round <= rounds; round++) {
+    for (const cell of cells) runs.set(cell.name, [...(runs.get(cell.name) ?? []), wrk(cell.port, cell.path, cell.body, 32, duration)]);
+  }
+  console.log(`\nExpress router (before) versus fast path (after): 32 connections, ${rounds} rounds × ${duration} s, medians\n`);
+  console.log('| workload | req/s | × floor | p99 ms |\n|---|---:|---:|---:|');
+  for (const cell of cells) {
+    const floorName = cell.body === bodies.profile ? 'floor (profile body)' : 'floor (assignment body)';
+    const own = runs.get(cell.name)!;
+    const ratio = median(own.map((r, i) => r.rps / runs.get(floorName)![i]!.rps));
+    console.log(`| ${cell.name} | ${median(own.map((r) => r.rps)).toFixed(0)} | ${ratio.toFixed(2)} | ${median(own.map((r) => r.p99Ms)).toFixed(2)} |`);
+  }
 }
 
 async function profile(certDir: string, body: string) {

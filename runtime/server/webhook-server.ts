@@ -11,6 +11,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls, { type SecureContextOptions } from 'node:tls';
+import type express from 'express';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { KubeClient } from '../contract.js';
@@ -53,10 +54,6 @@ export class WebhookServer {
     this.metrics = options.metrics ?? new ServerMetrics();
     const deps = { log, kube: options.kube, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes };
     for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
-
-    this.app.use((req, res) => {
-      res.status(404).json({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: `no webhook is served at ${req.path}` });
-    });
 
     const clientCA = config.webhook.clientCAName;
     this.https = https.createServer(
@@ -102,7 +99,8 @@ export class WebhookServer {
     const query = url.indexOf('?'); // the API server appends ?timeout=…
     const endpoint = this.endpoints.get(query === -1 ? url : url.slice(0, query));
     if (endpoint) endpoint(req, res);
-    else this.app(req, res);
+    // Express's final handler, so that routes users add to `app` at any time come first.
+    else this.app(req as express.Request, res as express.Response, () => notFound(req, res));
   }
 
   /** Paths the chart expects that no registered class serves. */
@@ -209,6 +207,13 @@ export class WebhookServer {
     );
     log.info('stopped');
   }
+}
+
+function notFound(req: IncomingMessage, res: ServerResponse): void {
+  const path = (req.url ?? '/').split('?', 1)[0];
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: `no webhook is served at ${path}` });
+  res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 async function listen(server: http.Server | https.Server, config: ListenerConfig): Promise<AddressInfo> {

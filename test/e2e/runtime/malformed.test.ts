@@ -59,6 +59,11 @@ describe('malformed admission requests', () => {
     expect(res.json.apiVersion).toBe('admission.k8s.io/v1beta1');
   });
 
+  it('routes other paths to the Express app (user routes added after start), 404 when none matches', async () => {
+    t.server.app.get('/version', (_req, res) => void res.json({ version: 'test' }));
+    expect((await t.post('/version', '', { method: 'GET' })).json).toEqual({ version: 'test' });
+  });
+
   it('unknown path → 404, GET on a webhook path → 405 with Allow: POST', async () => {
     const missing = await t.post('/validate-nothing', valid());
     expect(missing.status).toBe(404);
