@@ -15,6 +15,14 @@ function shaperGen(cwd: string, ...args: string[]) {
 
 const RULES = "[{ groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles'], operations: ['CREATE'] }]";
 
+describe('this repository', () => {
+  it('has committed chart webhook configurations and handlers index that match the sample decorators (manifests --check)', () => {
+    const result = shaperGen(REPO_ROOT, 'manifests', '--check');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});
+
 describe('shaper-gen manifests (built CLI, installed-package resolution)', () => {
   it('finds the decorator through the published type declarations and writes the files', () => {
     project = createFixtureProject(
