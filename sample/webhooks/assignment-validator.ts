@@ -28,7 +28,7 @@ export class AssignmentValidator implements CustomValidator<Assignment> {
     return weightWarnings(assignment);
   }
 
-  async validateUpdate(oldAssignment: Assignment, assignment: Assignment, ctx: AdmissionContext): Promise<Warnings> {
+  validateUpdate(oldAssignment: Assignment, assignment: Assignment): Warnings {
     const errors = specErrors(assignment);
     const before = oldAssignment.spec?.profileRef?.name;
     const after = assignment.spec?.profileRef?.name;

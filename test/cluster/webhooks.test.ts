@@ -209,26 +209,7 @@ describe('server-side dry-run', () => {
 
 describe('admissionReviewVersions: [v1beta1]', () => {
   it('round-trips: the API server sends v1beta1 and accepts the v1beta1 answer', async () => {
-    const registration = env.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
-    const chartConfig = await registration.readValidatingWebhookConfiguration({ name: FULLNAME });
-    const caBundle = chartConfig.webhooks![0]!.clientConfig.caBundle;
-    await registration.createValidatingWebhookConfiguration({
-      body: {
-        metadata: { name: 'kindenv-v1beta1' },
-        webhooks: [
-          {
-            name: 'v1beta1.kindenv.shaper-gen.io',
-            admissionReviewVersions: ['v1beta1'],
-            clientConfig: { service: { name: FULLNAME, namespace: RELEASE_NAMESPACE, path: '/validate-profile', port: 443 }, caBundle },
-            rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'], scope: 'Namespaced' }],
-            objectSelector: { matchLabels: { 'kindenv.shaper-gen.io/v1beta1': 'true' } },
-            sideEffects: 'None',
-            failurePolicy: 'Fail',
-            timeoutSeconds: 5,
-          },
-        ],
-      },
-    });
+    await addConfigMapWebhook({ name: 'v1beta1', admissionReviewVersions: ['v1beta1'], failurePolicy: 'Fail' });
     // /validate-profile judges the ConfigMap as a Profile: no spec, so "spec: Required value".
     const status = await waitFor('the v1beta1 webhook to take effect', async () => {
       const result = await rejection(
@@ -311,25 +292,7 @@ describe('certificate rotation', () => {
 
 describe('failure policy with the server gone', () => {
   it('Fail rejects with "failed calling webhook"; Ignore lets the request through', async () => {
-    const registration = env.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
-    const caBundle = (await registration.readValidatingWebhookConfiguration({ name: FULLNAME })).webhooks![0]!.clientConfig.caBundle;
-    await registration.createValidatingWebhookConfiguration({
-      body: {
-        metadata: { name: 'kindenv-ignore' },
-        webhooks: [
-          {
-            name: 'ignore.kindenv.shaper-gen.io',
-            admissionReviewVersions: ['v1'],
-            clientConfig: { service: { name: FULLNAME, namespace: RELEASE_NAMESPACE, path: '/validate-profile', port: 443 }, caBundle },
-            rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'], scope: 'Namespaced' }],
-            objectSelector: { matchLabels: { 'kindenv.shaper-gen.io/ignore': 'true' } },
-            sideEffects: 'None',
-            failurePolicy: 'Ignore',
-            timeoutSeconds: 5,
-          },
-        ],
-      },
-    });
+    await addConfigMapWebhook({ name: 'ignore', admissionReviewVersions: ['v1'], failurePolicy: 'Ignore' });
     await env.stopServer();
 
     const failed = await rejection(objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('after-outage') }));
@@ -341,6 +304,32 @@ describe('failure policy with the server gone', () => {
     expect(ignored.metadata!.uid).toBeTruthy();
   });
 });
+
+/**
+ * A test-only ValidatingWebhookConfiguration: the chart's /validate-profile (with the CA cainjector
+ * put in the chart's configuration) called for ConfigMaps labelled `kindenv.shaper-gen.io/<name>: "true"`.
+ */
+async function addConfigMapWebhook({ name, admissionReviewVersions, failurePolicy }: { name: string; admissionReviewVersions: string[]; failurePolicy: 'Fail' | 'Ignore' }) {
+  const registration = env.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+  const caBundle = (await registration.readValidatingWebhookConfiguration({ name: FULLNAME })).webhooks![0]!.clientConfig.caBundle;
+  await registration.createValidatingWebhookConfiguration({
+    body: {
+      metadata: { name: `kindenv-${name}` },
+      webhooks: [
+        {
+          name: `${name}.kindenv.shaper-gen.io`,
+          admissionReviewVersions,
+          clientConfig: { service: { name: FULLNAME, namespace: RELEASE_NAMESPACE, path: '/validate-profile', port: 443 }, caBundle },
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'], scope: 'Namespaced' }],
+          objectSelector: { matchLabels: { [`kindenv.shaper-gen.io/${name}`]: 'true' } },
+          sideEffects: 'None',
+          failurePolicy,
+          timeoutSeconds: 5,
+        },
+      ],
+    },
+  });
+}
 
 function httpGet(host: string, port: number, urlPath: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
