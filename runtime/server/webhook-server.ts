@@ -16,7 +16,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { KubeClient } from '../contract.js';
 import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
-import { CertificateWatcher, type LoadedCertificate } from '../tls/certificate-watcher.js';
+import { CertificateWatcher } from '../tls/certificate-watcher.js';
 import { admissionEndpoint, type RawHandler, type RegisteredWebhook } from './admission-endpoint.js';
 import { createPlainApp, mountHealthEndpoints, type HealthCheck } from './health.js';
 import { ServerMetrics } from './metrics.js';
@@ -45,7 +45,6 @@ export class WebhookServer {
   private readonly https: https.Server;
   private readonly plain: http.Server[] = [];
   private readonly watcher: CertificateWatcher | undefined;
-  private certificate: LoadedCertificate | undefined;
   private shuttingDown = false;
   private stopped: Promise<void> | undefined;
 
@@ -73,8 +72,7 @@ export class WebhookServer {
     this.https.on('tlsClientError', (error) => log.debug({ err: error }, 'TLS handshake failed'));
 
     if (options.certificate) {
-      this.certificate = { context: options.certificate, notAfter: notAfterOf(options.certificate), subject: 'in-memory' };
-      this.metrics.certificateExpiry.set(this.certificate.notAfter.getTime() / 1000);
+      this.metrics.certificateExpiry.set(notAfterOf(options.certificate).getTime() / 1000);
     } else {
       const dir = config.webhook.certDir;
       this.watcher = new CertificateWatcher(
@@ -84,7 +82,6 @@ export class WebhookServer {
           pollMs: config.webhook.certPollSeconds * 1000,
           onLoad: (certificate) => {
             this.https.setSecureContext(certificate.context);
-            this.certificate = certificate;
             this.metrics.certificateReloads.inc();
             this.metrics.certificateExpiry.set(certificate.notAfter.getTime() / 1000);
           },
@@ -141,7 +138,10 @@ export class WebhookServer {
   private readinessChecks(): HealthCheck[] {
     return [
       { name: 'shutdown', run: () => (this.shuttingDown ? 'shutting down' : undefined) },
-      { name: 'certificate', run: () => (this.certificate ? undefined : `no serving certificate loaded from ${this.options.config.webhook.certDir}`) },
+      {
+        name: 'certificate',
+        run: () => (this.options.certificate || this.watcher?.current ? undefined : `no serving certificate loaded from ${this.options.config.webhook.certDir}`),
+      },
       {
         name: 'handlers',
         run: () => {

@@ -1,0 +1,9 @@
+/**
+ * `shaper-gen/server`: run the admission server from your own entry point
+ * instead of the `shaper-gen serve` CLI — e.g. to add routes to `server.app`.
+ */
+export { startServer, serveUntilSignalled, type ServeOptions, type RunningServer } from './serve.js';
+export { WebhookServer, type WebhookServerOptions, type ListeningAddresses } from './webhook-server.js';
+export { registerWebhooks, importWebhookClasses, RegistrationError } from './registry.js';
+export { ServerMetrics } from './metrics.js';
+export { parseServerConfig, loadServerConfig, mergeServerConfig, DEFAULT_SERVER_CONFIG, ServerConfigError, type ServerConfig } from '../config/server-config.js';
