@@ -59,7 +59,7 @@ link "$etcd_dir/etcd"
 # a local path, so the wrapper pins each of them to the matching v0.X.Y.
 kube_dir="$SHAPER_CACHE/tools/kube-apiserver-$KUBERNETES_VERSION-stamped"
 if [ ! -x "$kube_dir/kube-apiserver" ]; then
-  echo "shaper-gen: building kube-apiserver $KUBERNETES_VERSION (10-20 minutes on 2 cores, once)" >&2
+  echo "shaper-gen: building kube-apiserver $KUBERNETES_VERSION (about 3 minutes on 2 cores, once)" >&2
   mkdir -p "$kube_dir/src"
   staging_version="v0.${KUBERNETES_VERSION#v1.}"
   gomod="$(go mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')"
@@ -97,7 +97,7 @@ link "$kube_dir/kube-apiserver"
 cm_dir="$SHAPER_CACHE/tools/cert-manager-$CERT_MANAGER_VERSION"
 main_sum="$(sha256sum "$here/cluster/cert-manager/main.go" | cut -c1-12)"
 if [ ! -x "$cm_dir/shaper-cert-manager-$main_sum" ]; then
-  echo "shaper-gen: building cert-manager $CERT_MANAGER_VERSION controllers and cainjector (several minutes, once)" >&2
+  echo "shaper-gen: building cert-manager $CERT_MANAGER_VERSION controllers and cainjector (about 3 minutes, once)" >&2
   mkdir -p "$cm_dir/src" "$cm_dir/crds"
   cp "$here/cluster/cert-manager/main.go" "$cm_dir/src/main.go"
   cat > "$cm_dir/src/go.mod" <<MOD
