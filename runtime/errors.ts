@@ -2,24 +2,31 @@
  * Explicit denials a handler throws. Anything else a handler throws is a bug:
  * the server denies with code 500 and logs it.
  */
+import { goJson, goNumber, goQuote } from './go-format.js';
 
-/** apimachinery's field error types (metav1.CauseType values). */
+/** apimachinery's field error types (metav1.CauseType values, sent as `causes[].reason`). */
 export type CauseType =
   | 'FieldValueRequired'
   | 'FieldValueInvalid'
+  | 'FieldValueTypeInvalid'
   | 'FieldValueForbidden'
   | 'FieldValueNotSupported'
   | 'FieldValueDuplicate'
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
-  | 'FieldValueNotFound';
+  | 'FieldValueNotFound'
+  | 'InternalError';
 
 export interface FieldError {
   /** Field path, like `spec.profileRef.name` or `spec.containers[0].image`. */
   field: string;
   type: CauseType;
   message: string;
-  /** The offending value, quoted into the message like apimachinery does. */
+  /**
+   * The offending value, printed into the message as apimachinery prints a
+   * field.Error's BadValue (strings quoted, numbers as Go prints them, the
+   * rest as JSON); left out of the message when undefined.
+   */
   value?: unknown;
 }
 
@@ -74,7 +81,16 @@ export function Forbidden(message: string): AdmissionDenial {
 export function Invalid(errors: FieldError | readonly FieldError[]): AdmissionDenial {
   const list = Array.isArray(errors) ? (errors as readonly FieldError[]) : [errors as FieldError];
   if (list.length === 0) throw new TypeError('Invalid() needs at least one field error');
-  return new AdmissionDenial(list.map(describeFieldError).join(', '), 422, 'Invalid', list);
+  return new AdmissionDenial(aggregateMessage(list.map(describeFieldError)), 422, 'Invalid', list);
+}
+
+/**
+ * utilerrors.NewAggregate(errs).Error(): one message as it is, several
+ * de-duplicated, comma-separated and in brackets.
+ */
+export function aggregateMessage(messages: readonly string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
 
 /** Throws Invalid(errors) when there are any: collect every field error first, then call this once. */
@@ -82,7 +98,7 @@ export function assertValid(errors: readonly FieldError[]): void {
   if (errors.length > 0) throw Invalid(errors);
 }
 
-/** Field error constructors, after k8s.io/apimachinery/pkg/util/validation/field. */
+/** Field error constructors, after k8s.io/apimachinery/pkg/util/validation/field (same types, details and wording). */
 export const field = {
   required: (path: string, detail = ''): FieldError => ({ field: path, type: 'FieldValueRequired', message: detail }),
   invalid: (path: string, value: unknown, detail: string): FieldError => ({ field: path, type: 'FieldValueInvalid', value, message: detail }),
@@ -91,33 +107,54 @@ export const field = {
     field: path,
     type: 'FieldValueNotSupported',
     value,
-    message: `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+    message: supported.length > 0 ? `supported values: ${supported.map(goQuote).join(', ')}` : '',
   }),
   notFound: (path: string, value: unknown, detail = ''): FieldError => ({ field: path, type: 'FieldValueNotFound', value, message: detail }),
+  duplicate: (path: string, value: unknown): FieldError => ({ field: path, type: 'FieldValueDuplicate', value, message: '' }),
+  tooLong: (path: string, maxLength: number): FieldError => ({
+    field: path,
+    type: 'FieldValueTooLong',
+    message: maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long',
+  }),
+  tooMany: (path: string, actual: number, max: number): FieldError => ({
+    field: path,
+    type: 'FieldValueTooMany',
+    ...(actual >= 0 ? { value: actual } : {}),
+    message: max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items',
+  }),
 };
 
 const TYPE_WORDS: Record<CauseType, string> = {
   FieldValueRequired: 'Required value',
   FieldValueInvalid: 'Invalid value',
+  FieldValueTypeInvalid: 'Invalid value',
   FieldValueForbidden: 'Forbidden',
   FieldValueNotSupported: 'Unsupported value',
   FieldValueDuplicate: 'Duplicate value',
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',
   FieldValueNotFound: 'Not found',
+  InternalError: 'Internal error',
 };
+
+/** The types whose message never shows the value (field.Error.ErrorBody). */
+const VALUELESS: ReadonlySet<CauseType> = new Set(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'InternalError']);
 
 /** `spec.tier: Invalid value: "gold": field is immutable`, as apimachinery prints it. */
 export function describeFieldError(error: FieldError): string {
   return `${error.field}: ${causeMessage(error)}`;
 }
 
-/** The cause message without the field, as in `status.details.causes[].message`. */
+/** field.Error.ErrorBody(): the cause message without the field, as in `status.details.causes[].message`. */
 export function causeMessage(error: FieldError): string {
-  const parts = [TYPE_WORDS[error.type]];
-  if (error.value !== undefined && error.type !== 'FieldValueRequired' && error.type !== 'FieldValueForbidden') {
-    parts.push(typeof error.value === 'string' ? JSON.stringify(error.value) : JSON.stringify(error.value) ?? String(error.value));
-  }
-  if (error.message) parts.push(error.message);
-  return parts.join(': ');
+  let body = TYPE_WORDS[error.type] ?? `<unknown error ${goQuote(error.type)}>`;
+  if (!VALUELESS.has(error.type) && error.value !== undefined) body += `: ${formatBadValue(error.value)}`;
+  return error.message ? `${body}: ${error.message}` : body;
+}
+
+function formatBadValue(value: unknown): string {
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'boolean') return String(value);
+  return goJson(value) ?? String(value);
 }

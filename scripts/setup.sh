@@ -12,3 +12,4 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm install --no-audit --no-fund --no-save
 fi
 if [ -f "$root/scripts/install-helm.sh" ]; then bash "$root/scripts/install-helm.sh"; fi
+bash "$root/scripts/install-oracle.sh"

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { CustomDefaulter, CustomValidator, KubeClient, KubernetesObject, WebhookHandler } from '../contract.js';
 import { AdmissionDenial, causeMessage } from '../errors.js';
+import { goQuote } from '../go-format.js';
 import type { ResolvedWebhook } from '../webhook-options.js';
 import { RequestContext } from './context.js';
 import { diffObjects, encodePatch, type PatchOperation } from './patch.js';
@@ -142,20 +143,24 @@ function failure(error: unknown, webhook: ResolvedWebhook, request: AdmissionReq
   return { outcome: 'error', error, response: erroredResponse(500, `internal error in webhook ${webhook.name} (${webhook.path}): ${detail}`, request.uid) };
 }
 
-/** metav1.Status for an explicit denial; Invalid gets apimachinery's NewInvalid message and causes. */
+/** metav1.Status for an explicit denial; Invalid gets apimachinery's NewInvalid message, details and causes. */
 function denialStatus(denial: AdmissionDenial, request: AdmissionRequest): Status {
   const status: Status = { metadata: {}, status: 'Failure', code: denial.code, message: denial.message };
   if (denial.reason) status.reason = denial.reason;
   if (denial.causes.length === 0) return status;
   const name = request.name || request.object?.metadata?.name || request.oldObject?.metadata?.name || '';
   const { group, kind } = request.kind;
-  const qualifiedKind = group ? `${kind}.${group}` : kind;
-  status.message = `${qualifiedKind} ${JSON.stringify(name)} is invalid: ${denial.message}`;
-  status.details = {
+  status.message = `${group ? `${kind}.${group}` : kind} ${goQuote(name)} is invalid: ${denial.message}`;
+  status.details = omitEmpty({
     name,
     group,
     kind,
-    causes: denial.causes.map((cause) => ({ type: cause.type, message: causeMessage(cause), field: cause.field })),
-  };
+    causes: denial.causes.map((cause) => omitEmpty({ reason: cause.type, message: causeMessage(cause), field: cause.field })),
+  });
   return status;
+}
+
+/** Drops empty strings, as Go's `omitempty` does when the API server encodes the same struct. */
+function omitEmpty<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== '')) as T;
 }

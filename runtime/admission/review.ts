@@ -17,10 +17,11 @@ export interface AdmissionRequest extends Omit<AdmissionRequestInfo, 'dryRun' | 
   options?: KubernetesObject | null;
 }
 
+/** metav1.StatusCause: its type travels under the JSON key `reason`; empty fields are left out, as Go's omitempty does. */
 export interface StatusCause {
-  type: string;
-  message: string;
-  field: string;
+  reason?: string;
+  message?: string;
+  field?: string;
 }
 
 /** metav1.Status as a webhook returns it. */

@@ -49,7 +49,7 @@ describe('/validate-assignment', () => {
 
   it('requires profileRef and a non-empty, valid selector, and a weight in range', async () => {
     const decision = await runWebhook(validator(), { object: assignment({ selector: {}, weight: 0 }) });
-    expect(decision.causes.map((c) => [c.field, c.type])).toEqual([
+    expect(decision.causes.map((c) => [c.field, c.reason])).toEqual([
       ['spec.profileRef.name', 'FieldValueRequired'],
       ['spec.selector', 'FieldValueRequired'],
       ['spec.weight', 'FieldValueInvalid'],
@@ -58,7 +58,7 @@ describe('/validate-assignment', () => {
       object: assignment({ ...valid, selector: { matchExpressions: [{ key: 'tier', operator: 'In', values: [] }] } }),
     });
     expect(badSelector.causes).toEqual([
-      { type: 'FieldValueInvalid', field: 'spec.selector.matchExpressions[0].values', message: 'Invalid value: operator In needs a non-empty values list' },
+      { reason: 'FieldValueInvalid', field: 'spec.selector.matchExpressions[0].values', message: 'Invalid value: operator In needs a non-empty values list' },
     ]);
   });
 
@@ -71,7 +71,7 @@ describe('/validate-assignment', () => {
   it('forbids changing profileRef on update', async () => {
     const decision = await runWebhook(validator(), { oldObject: assignment(valid), object: assignment({ ...valid, profileRef: { name: 'slow' } }) });
     expect(decision.causes).toEqual([
-      { type: 'FieldValueInvalid', field: 'spec.profileRef.name', message: 'Invalid value: "slow": field is immutable (was "fast"); create a new Assignment instead' },
+      { reason: 'FieldValueInvalid', field: 'spec.profileRef.name', message: 'Invalid value: "slow": field is immutable (was "fast"); create a new Assignment instead' },
     ]);
     expect((await runWebhook(validator(), { oldObject: assignment(valid), object: assignment({ ...valid, weight: 60 }) })).allowed).toBe(true);
   });

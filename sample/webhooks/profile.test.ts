@@ -55,11 +55,11 @@ describe('/validate-profile', () => {
     expect(decision).toMatchObject({ allowed: false, code: 422, reason: 'Invalid' });
     expect(decision.causes.map((cause) => cause.field)).toEqual(['spec.tier', 'spec.priority', 'spec.resources.cpu', 'spec.resources.memory', 'spec.description']);
     expect(decision.message).toBe(
-      'Profile.shaper.io "fast" is invalid: spec.tier: Unsupported value: "platinum": supported values: "bronze", "silver", "gold", ' +
+      'Profile.shaper.io "fast" is invalid: [spec.tier: Unsupported value: "platinum": supported values: "bronze", "silver", "gold", ' +
         'spec.priority: Invalid value: 1001: must be a whole number from 0 to 1000, ' +
         'spec.resources.cpu: Invalid value: "lots": must be a quantity like "500m", "2" or "1Gi", ' +
         'spec.resources.memory: Invalid value: "-1Gi": must not be negative, ' +
-        'spec.description: Too long: may not be longer than 256 characters',
+        'spec.description: Too long: may not be longer than 256 characters]',
     );
   });
 
@@ -72,7 +72,7 @@ describe('/validate-profile', () => {
   it('forbids changing the tier on update, with the field as the cause', async () => {
     const decision = await runWebhook(ProfileValidator, { oldObject: profile({ tier: 'bronze' }), object: profile({ tier: 'gold' }) });
     expect(decision.causes).toEqual([
-      { type: 'FieldValueInvalid', field: 'spec.tier', message: 'Invalid value: "gold": field is immutable (was "bronze"); create a new Profile instead' },
+      { reason: 'FieldValueInvalid', field: 'spec.tier', message: 'Invalid value: "gold": field is immutable (was "bronze"); create a new Profile instead' },
     ]);
     expect((await runWebhook(ProfileValidator, { oldObject: profile({ tier: 'gold' }), object: profile({ tier: 'gold', priority: 5 }) })).allowed).toBe(true);
   });

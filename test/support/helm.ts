@@ -37,13 +37,18 @@ function valueArgs(options: HelmOptions): string[] {
   return args;
 }
 
-export async function helmTemplate(chartDir: string, options: HelmOptions = {}): Promise<K8sObject[]> {
+/** `helm template` output as helm prints it. */
+export async function helmTemplateText(chartDir: string, options: HelmOptions = {}): Promise<string> {
   const { stdout } = await run(
     helmBinary(),
     ['template', options.release ?? 'shaper', chartDir, '--namespace', options.namespace ?? 'shaper-system', ...valueArgs(options)],
     { maxBuffer: 64 * 1024 * 1024 },
   );
-  return parseAllDocuments(stdout)
+  return stdout;
+}
+
+export async function helmTemplate(chartDir: string, options: HelmOptions = {}): Promise<K8sObject[]> {
+  return parseAllDocuments(await helmTemplateText(chartDir, options))
     .map((doc) => {
       if (doc.errors.length > 0) throw new Error(`helm rendered invalid YAML: ${doc.errors[0]!.message}`);
       return doc.toJS() as K8sObject | null;

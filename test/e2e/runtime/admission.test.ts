@@ -50,14 +50,14 @@ describe('validating webhooks', () => {
       status: 'Failure',
       code: 422,
       reason: 'Invalid',
-      message: 'Widget.example.io "w1" is invalid: [spec.size: Invalid value: 11: must be at most 10, spec.mode: Forbidden: cannot be set with a large size]'.replace('[', '').replace(']', ''),
+      message: 'Widget.example.io "w1" is invalid: [spec.size: Invalid value: 11: must be at most 10, spec.mode: Forbidden: cannot be set with a large size]',
       details: {
         name: 'w1',
         group: 'example.io',
         kind: 'Widget',
         causes: [
-          { type: 'FieldValueInvalid', message: 'Invalid value: 11: must be at most 10', field: 'spec.size' },
-          { type: 'FieldValueForbidden', message: 'Forbidden: cannot be set with a large size', field: 'spec.mode' },
+          { reason: 'FieldValueInvalid', message: 'Invalid value: 11: must be at most 10', field: 'spec.size' },
+          { reason: 'FieldValueForbidden', message: 'Forbidden: cannot be set with a large size', field: 'spec.mode' },
         ],
       },
     });
