@@ -42,8 +42,19 @@ const assignment = (name: string, spec: Record<string, unknown>, labels?: Record
   spec,
 });
 
+interface ClientStatus {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Failure';
+  code: number;
+  reason?: string;
+  message: string;
+  details?: { name?: string; group?: string; kind?: string; causes?: { reason?: string; message?: string; field?: string }[] };
+}
+
 /** The API server's error body (a metav1.Status) from a client-node ApiException. */
-async function rejection(promise: Promise<unknown>): Promise<{ code: number; message: string; details?: { causes?: { field: string; message: string }[] } }> {
+async function rejection(promise: Promise<unknown>): Promise<ClientStatus> {
   try {
     await promise;
   } catch (error) {
@@ -51,6 +62,11 @@ async function rejection(promise: Promise<unknown>): Promise<{ code: number; mes
     return typeof body === 'string' ? JSON.parse(body) : (body as never);
   }
   throw new Error('expected the API server to reject the request');
+}
+
+/** The whole Status a client receives when a webhook denies: the API server prefixes the webhook's message and keeps the rest. */
+function deniedBy(webhook: string, status: Omit<ClientStatus, 'kind' | 'apiVersion' | 'metadata' | 'status'>): ClientStatus {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', ...status, message: `admission webhook "${webhook}" denied the request: ${status.message}` };
 }
 
 beforeAll(async () => {
@@ -139,9 +155,17 @@ describe('/mutate-profile', () => {
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       ),
     );
-    expect(status.code).toBe(422);
-    expect(status.message).toContain('admission webhook "validate-profile.shaper-gen.io" denied the request');
-    expect(status.details?.causes).toEqual([expect.objectContaining({ field: 'spec.tier' })]);
+    expect(status).toEqual(deniedBy('validate-profile.shaper-gen.io', {
+      code: 422,
+      reason: 'Invalid',
+      message: 'Profile.shaper.io "fast" is invalid: spec.tier: Invalid value: "silver": field is immutable (was "gold"); create a new Profile instead',
+      details: {
+        name: 'fast',
+        group: 'shaper.io',
+        kind: 'Profile',
+        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "silver": field is immutable (was "gold"); create a new Profile instead', field: 'spec.tier' }],
+      },
+    }));
   });
 });
 
@@ -150,9 +174,17 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
     const status = await rejection(
       objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment('web', { profileRef: { name: 'missing' }, selector: { matchLabels: { app: 'web' } } }) }),
     );
-    expect(status.message).toBe(
-      'admission webhook "validate-assignment.shaper-gen.io" denied the request: Assignment.shaper.io "web" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
-    );
+    expect(status).toEqual(deniedBy('validate-assignment.shaper-gen.io', {
+      code: 422,
+      reason: 'Invalid',
+      message: 'Assignment.shaper.io "web" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
+      details: {
+        name: 'web',
+        group: 'shaper.io',
+        kind: 'Assignment',
+        causes: [{ reason: 'FieldValueNotFound', message: 'Not found: "missing": Profile "missing" does not exist in namespace "team-a"', field: 'spec.profileRef.name' }],
+      },
+    }));
   });
 
   it('admits it once the Profile exists (the lookup runs with the chart ServiceAccount), weight defaulted', async () => {
@@ -170,13 +202,22 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       ),
     );
-    expect(status.code).toBe(422);
-    expect(status.details?.causes).toEqual([expect.objectContaining({ field: 'spec.profileRef.name' })]);
+    const cause = 'Invalid value: "other": field is immutable (was "fast"); create a new Assignment instead';
+    expect(status).toEqual(deniedBy('validate-assignment.shaper-gen.io', {
+      code: 422,
+      reason: 'Invalid',
+      message: `Assignment.shaper.io "web" is invalid: spec.profileRef.name: ${cause}`,
+      details: { name: 'web', group: 'shaper.io', kind: 'Assignment', causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'spec.profileRef.name' }] },
+    }));
   });
 
   it('denies deleting a protected Assignment, and allows it once unprotected', async () => {
     const status = await rejection(objects.deleteNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', name: 'web' }));
-    expect(status.message).toContain('is protected: remove the shaper.io/protected label before deleting it');
+    expect(status).toEqual(deniedBy('validate-assignment.shaper-gen.io', {
+      code: 403,
+      reason: 'Forbidden',
+      message: 'Assignment "web" is protected: remove the shaper.io/protected label before deleting it',
+    }));
     await objects.patchNamespacedCustomObject(
       { group, version, namespace: NS, plural: 'assignments', name: 'web', body: { metadata: { labels: { 'shaper.io/protected': null } } } },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
@@ -203,7 +244,17 @@ describe('server-side dry-run', () => {
     const denied = await rejection(
       objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment('dry', { profileRef: { name: 'missing' }, selector: { matchLabels: { a: 'b' } } }), dryRun: 'All' }),
     );
-    expect(denied.message).toContain('does not exist');
+    expect(denied).toEqual(deniedBy('validate-assignment.shaper-gen.io', {
+      code: 422,
+      reason: 'Invalid',
+      message: 'Assignment.shaper.io "dry" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
+      details: {
+        name: 'dry',
+        group: 'shaper.io',
+        kind: 'Assignment',
+        causes: [{ reason: 'FieldValueNotFound', message: 'Not found: "missing": Profile "missing" does not exist in namespace "team-a"', field: 'spec.profileRef.name' }],
+      },
+    }));
   });
 });
 
@@ -217,8 +268,14 @@ describe('admissionReviewVersions: [v1beta1]', () => {
       ).catch(() => undefined);
       return result;
     }, 20_000, 500);
-    expect(status.message).toContain('admission webhook "v1beta1.kindenv.shaper-gen.io" denied the request');
-    expect(status.message).toContain('spec: Required value');
+    // generateName: the API server names the object before admission, so the name is probe-<random>.
+    const name = /^probe-[a-z0-9]{5}$/.exec(status.details?.name ?? '')?.[0];
+    expect(status).toEqual(deniedBy('v1beta1.kindenv.shaper-gen.io', {
+      code: 422,
+      reason: 'Invalid',
+      message: `ConfigMap "${name}" is invalid: spec: Required value`,
+      details: { name, kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec' }] },
+    }));
   });
 });
 
@@ -296,7 +353,17 @@ describe('failure policy with the server gone', () => {
     await env.stopServer();
 
     const failed = await rejection(objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('after-outage') }));
-    expect(failed.message).toMatch(/failed calling webhook "mutate-profile.shaper-gen.io"/);
+    const refused = String.raw`failed calling webhook "mutate-profile.shaper-gen.io": failed to call webhook: Post "https://${FULLNAME}.${RELEASE_NAMESPACE}.svc:443/mutate-profile\?timeout=5s": dial tcp [0-9.]+:9443: connect: connection refused`;
+    expect(failed).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 500,
+      reason: 'InternalError',
+      message: expect.stringMatching(new RegExp(`^Internal error occurred: ${refused}$`)),
+      details: { causes: [{ message: expect.stringMatching(new RegExp(`^${refused}$`)) }] },
+    });
     const ignored = await env.kubeConfig.makeApiClient(CoreV1Api).createNamespacedConfigMap({
       namespace: NS,
       body: { metadata: { name: 'through-the-outage', labels: { 'kindenv.shaper-gen.io/ignore': 'true' } } },
