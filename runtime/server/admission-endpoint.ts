@@ -34,10 +34,10 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
   const series = deps.metrics.forWebhook(webhook.path);
   const log = deps.log.child({ webhook: webhook.path });
 
-  const reject = (res: ServerResponse, code: number, message: string, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1') => {
+  const reject = (res: ServerResponse, code: number, message: string, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1', uid = '') => {
     deps.metrics.countRejected(code);
-    log.info({ code }, message);
-    send(res, code, reviewOf(apiVersion, erroredResponse(code, message)));
+    log.info({ code, uid }, message);
+    send(res, code, reviewOf(apiVersion, erroredResponse(code, message, uid)));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, started: bigint) => {
@@ -49,10 +49,14 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     if (!contentType || !isJson(contentType)) {
       return reject(res, 400, `Content-Type ${JSON.stringify(contentType ?? '')} not supported; expected application/json`);
     }
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      return reject(res, 415, `Content-Encoding ${JSON.stringify(encoding.slice(0, 64))} not supported; the API server sends admission reviews unencoded`);
+    }
     const read = await readBody(req, deps.maxRequestBytes);
     if (!read.ok) return reject(res, read.code, read.message);
     const decoded = decodeReview(read.body);
-    if ('error' in decoded) return reject(res, 400, decoded.error, decoded.apiVersion);
+    if ('error' in decoded) return reject(res, 400, decoded.error, decoded.apiVersion, decoded.uid);
 
     const { apiVersion, request } = decoded.review;
     const result: AdmitResult = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube });
