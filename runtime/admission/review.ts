@@ -52,7 +52,7 @@ export interface AdmissionReview {
 
 export type DecodeResult =
   | { review: AdmissionReview & { request: AdmissionRequest } }
-  | { error: string; apiVersion?: ReviewApiVersion; uid?: string };
+  | ({ error: string } & ReviewIdentity);
 
 /**
  * The deepest nesting accepted, in objects and arrays. The API server's own
@@ -98,14 +98,33 @@ const REQUEST_FIELDS: Record<string, Check> = {
   options: object,
 };
 
+/** What a refusal needs to be an answer the API server accepts: the review version and the uid, as far as the body tells them. */
+export interface ReviewIdentity {
+  apiVersion?: ReviewApiVersion;
+  uid?: string;
+}
+
+/**
+ * The review version and uid of a body that will be refused, read by
+ * scanning its text (see scanReview): also from a body that is too deep,
+ * truncated or otherwise not JSON, without materialising any of it.
+ */
+export function identifyReview(body: string): ReviewIdentity {
+  const { apiVersion, uid } = scanReview(body, MAX_NESTING_DEPTH);
+  return { apiVersion: REVIEW_API_VERSIONS.find((v) => v === apiVersion), uid };
+}
+
 /** Parses and checks a request body; never throws, and never puts more than a short description of a bad value into a message. */
 export function decodeReview(body: string): DecodeResult {
-  if (!withinDepth(body, MAX_NESTING_DEPTH)) return { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep` };
+  // Each level costs at least two characters, so only a long body can be too deep.
+  if (body.length > MAX_NESTING_DEPTH * 2 && scanReview(body, MAX_NESTING_DEPTH).tooDeep) {
+    return { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, ...identifyReview(body) };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch (error) {
-    return { error: `request body is not valid JSON: ${(error as Error).message.slice(0, 200)}` };
+    return { error: `request body is not valid JSON: ${(error as Error).message.slice(0, 200)}`, ...identifyReview(body) };
   }
   if (!isObject(parsed)) return { error: 'request body must be a JSON object (an AdmissionReview)' };
   const { apiVersion, kind, request } = parsed;
@@ -142,23 +161,62 @@ function describe(value: unknown): string {
   return `${typeof value} ${String(value).slice(0, 32)}`;
 }
 
-/** Whether no object or array in the JSON text nests deeper than the limit; scans text, so deep input is never materialised. */
-function withinDepth(text: string, limit: number): boolean {
-  // Each level costs at least two characters, so a short text cannot be too deep.
-  if (text.length <= limit * 2) return true;
+interface Scan {
+  tooDeep: boolean;
+  apiVersion?: string;
+  uid?: string;
+}
+
+/**
+ * One pass over JSON text, tolerant of anything: whether objects or arrays
+ * nest deeper than `limit`, and the string values of the top-level
+ * `apiVersion` and of `request.uid`, wherever they stand. Nothing is
+ * materialised, so a hostile body costs time linear in its size and no memory.
+ */
+function scanReview(text: string, limit: number): Scan {
+  const result: Scan = { tooDeep: false };
+  const inObject: boolean[] = [];
   let depth = 0;
-  let inString = false;
+  let expectKey = false;
+  let topKey: string | undefined;
+  let requestKey: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limit) return false;
+    if (c === 0x22) {
+      let end = i + 1;
+      while (end < text.length && text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+      if (end >= text.length) break; // a string cut off by the end of the body is no value
+      if (depth <= 2) {
+        const raw = text.slice(i + 1, end);
+        if (expectKey) {
+          if (depth === 1) topKey = raw;
+          else requestKey = raw;
+          expectKey = false;
+        } else if (depth === 1 && inObject[1] && topKey === 'apiVersion') result.apiVersion ??= unescapeJson(raw);
+        else if (depth === 2 && inObject[1] && inObject[2] && topKey === 'request' && requestKey === 'uid') result.uid ??= unescapeJson(raw);
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > limit) result.tooDeep = true;
+      if (depth <= 2) {
+        inObject[depth] = c === 0x7b;
+        expectKey = c === 0x7b;
+      }
     } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c && depth >= 1 && depth <= 2 && inObject[depth]) expectKey = true;
   }
-  return true;
+  if (result.uid === '') delete result.uid;
+  return result;
+}
+
+function unescapeJson(raw: string): string | undefined {
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The response envelope, in the request's own apiVersion. */

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { admit, type AdmitResult } from '../admission/admit.js';
-import { decodeReview, erroredResponse, reviewOf, type AdmissionResponse, type ReviewApiVersion } from '../admission/review.js';
+import { decodeReview, erroredResponse, identifyReview, reviewOf, type AdmissionResponse, type ReviewIdentity } from '../admission/review.js';
 import type { KubeClient, WebhookHandler } from '../contract.js';
 import type { ResolvedWebhook } from '../webhook-options.js';
 import { readBody } from './body.js';
@@ -34,7 +34,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
   const series = deps.metrics.forWebhook(webhook.path);
   const log = deps.log.child({ webhook: webhook.path });
 
-  const reject = (res: ServerResponse, code: number, message: string, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1', uid = '') => {
+  const reject = (res: ServerResponse, code: number, message: string, { apiVersion = 'admission.k8s.io/v1', uid = '' }: ReviewIdentity = {}) => {
     deps.metrics.countRejected(code);
     log.info({ code, uid }, message);
     send(res, code, reviewOf(apiVersion, erroredResponse(code, message, uid)));
@@ -45,18 +45,19 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
       res.setHeader('Allow', 'POST');
       return reject(res, 405, `method ${req.method} not allowed; admission webhooks take POST`);
     }
+    // The body first: every refusal below names the request's uid, as the API server requires of any answer.
+    const read = await readBody(req, deps.maxRequestBytes);
+    if (!read.ok) return reject(res, read.code, read.message, identifyReview(read.head ?? ''));
     const contentType = req.headers['content-type'];
     if (!contentType || !isJson(contentType)) {
-      return reject(res, 400, `Content-Type ${JSON.stringify(contentType ?? '')} not supported; expected application/json`);
+      return reject(res, 400, `Content-Type ${JSON.stringify((contentType ?? '').slice(0, 64))} not supported; expected application/json`, identifyReview(read.body));
     }
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-      return reject(res, 415, `Content-Encoding ${JSON.stringify(encoding.slice(0, 64))} not supported; the API server sends admission reviews unencoded`);
+      return reject(res, 415, `Content-Encoding ${JSON.stringify(encoding.slice(0, 64))} not supported; the API server sends admission reviews unencoded`, identifyReview(read.body));
     }
-    const read = await readBody(req, deps.maxRequestBytes);
-    if (!read.ok) return reject(res, read.code, read.message);
     const decoded = decodeReview(read.body);
-    if ('error' in decoded) return reject(res, 400, decoded.error, decoded.apiVersion, decoded.uid);
+    if ('error' in decoded) return reject(res, 400, decoded.error, decoded);
 
     const { apiVersion, request } = decoded.review;
     const result: AdmitResult = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube });

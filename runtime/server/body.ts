@@ -1,13 +1,14 @@
 /** Reads a request body up to a byte limit, without buffering past it. */
 import type { IncomingMessage } from 'node:http';
 
-export type BodyResult = { ok: true; body: string } | { ok: false; code: 400 | 413; message: string };
+/** A refused body keeps its first bytes (`head`), so that the refusal can still name the request's uid. */
+export type BodyResult = { ok: true; body: string } | { ok: false; code: 400 | 413; message: string; head?: string };
+
+const HEAD_BYTES = 4096;
 
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
-    return Promise.resolve(tooLarge(Number(declared), limit));
-  }
+  const declaredTooLarge = declared !== undefined && Number(declared) > limit;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -18,9 +19,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
+      if (declaredTooLarge || size > limit) {
         // Stop collecting; Node discards the rest once the response is sent, so the client reads the 413 instead of a reset.
-        finish(tooLarge(size, limit));
+        chunks.push(chunk);
+        finish(tooLarge(declaredTooLarge ? Number(declared) : size, limit, Buffer.concat(chunks).subarray(0, HEAD_BYTES).toString('utf8')));
         return;
       }
       chunks.push(chunk);
@@ -35,6 +37,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
   });
 }
 
-function tooLarge(size: number, limit: number): BodyResult {
-  return { ok: false, code: 413, message: `request body of ${size} bytes or more exceeds the limit of ${limit} bytes` };
+function tooLarge(size: number, limit: number, head: string): BodyResult {
+  return { ok: false, code: 413, message: `request body of ${size} bytes or more exceeds the limit of ${limit} bytes`, head };
 }

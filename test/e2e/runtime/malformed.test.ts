@@ -14,9 +14,10 @@ afterAll(() => t.stop());
 
 const valid = () => admissionReview({ object: { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } } });
 
-function expectErrored(res: { status: number; json: any }, code: number, message: RegExp) {
+/** A refusal, with the uid the body carried (or '' when it carried none). */
+function expectErrored(res: { status: number; json: any }, code: number, message: RegExp, uid = '') {
   expect(res.status).toBe(code);
-  expect(res.json).toMatchObject({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: '', allowed: false, status: { code } } });
+  expect(res.json).toMatchObject({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, allowed: false, status: { code } } });
   expect(res.json.response.status.message).toMatch(message);
 }
 
@@ -26,13 +27,15 @@ describe('malformed admission requests', () => {
   });
 
   it('body over the configured limit → 413, by Content-Length and while streaming', async () => {
-    const big = JSON.stringify({ ...valid(), padding: 'x'.repeat(70 * 1024) });
-    expectErrored(await t.post('/validate-widget', big), 413, /exceeds the limit of 65536 bytes/);
-    expectErrored(await t.post('/validate-widget', big, { chunked: true }), 413, /exceeds the limit/);
+    const review = valid();
+    const big = JSON.stringify({ ...review, padding: 'x'.repeat(70 * 1024) });
+    expectErrored(await t.post('/validate-widget', big), 413, /exceeds the limit of 65536 bytes/, review.request!.uid);
+    expectErrored(await t.post('/validate-widget', big, { chunked: true }), 413, /exceeds the limit/, review.request!.uid);
   });
 
   it('Content-Type other than application/json → 400; a charset parameter is fine', async () => {
-    expectErrored(await t.post('/validate-widget', valid(), { headers: { 'Content-Type': 'text/plain' } }), 400, /Content-Type "text\/plain" not supported/);
+    const review = valid();
+    expectErrored(await t.post('/validate-widget', review, { headers: { 'Content-Type': 'text/plain' } }), 400, /Content-Type "text\/plain" not supported/, review.request!.uid);
     const ok = await t.post('/validate-widget', valid(), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
     expect(ok.json.response.allowed).toBe(true);
   });
@@ -51,7 +54,7 @@ describe('malformed admission requests', () => {
     expectErrored(await t.post('/validate-widget', noUid), 400, /has no uid/);
     const badOp = valid() as any;
     badOp.request.operation = 'PATCH';
-    expectErrored(await t.post('/validate-widget', badOp), 400, /unknown operation "PATCH"/);
+    expectErrored(await t.post('/validate-widget', badOp), 400, /unknown operation "PATCH"/, badOp.request.uid);
   });
 
   it('answers in v1beta1 when the bad review said v1beta1', async () => {

@@ -46,9 +46,9 @@ async function exchange(name: string, urlPath: string, input: RequestInput, apiV
 }
 
 /** A body the server refuses before any handler runs; the API server would have sent the uid it carries, if any. */
-async function refused(name: string, body: string, options: { headers?: Record<string, string>; method?: string; urlPath?: string } = {}): Promise<Exchange> {
-  const res = await t.post(options.urlPath ?? '/validate-widget', body, options);
-  return { name, res, case: { body: res.text, uid: '', mutating: false, webhook: 'validate-widget.shaper-gen.io' } };
+async function refused(name: string, body: string, options: { headers?: Record<string, string>; uid?: string } = {}): Promise<Exchange> {
+  const res = await t.post('/validate-widget', body, options);
+  return { name, res, case: { body: res.text, uid: options.uid ?? '', mutating: false, webhook: 'validate-widget.shaper-gen.io' } };
 }
 
 function judge(exchanges: readonly Exchange[]): Map<string, ResponseVerdict> {
@@ -143,11 +143,15 @@ describe('answers to requests that never reach a handler, judged by the API mach
   let exchanges: Exchange[];
   let verdicts: Map<string, ResponseVerdict>;
   beforeAll(async () => {
-    const valid = JSON.stringify(admissionReview({ object: widget({ size: 1 }) }));
+    const review = admissionReview({ object: widget({ size: 1 }) });
+    const valid = JSON.stringify(review);
+    const uid = review.request!.uid;
     exchanges = await Promise.all([
       refused('empty body', ''),
-      refused('too large', JSON.stringify({ padding: 'x'.repeat(70 * 1024) })),
-      refused('wrong Content-Type', valid, { headers: { 'Content-Type': 'text/plain' } }),
+      refused('too large', JSON.stringify({ ...review, padding: 'x'.repeat(70 * 1024) }), { uid }),
+      refused('wrong Content-Type', valid, { headers: { 'Content-Type': 'text/plain' }, uid }),
+      refused('encoded body', valid, { headers: { 'Content-Encoding': 'gzip' }, uid }),
+      refused('unknown operation', JSON.stringify({ ...review, request: { ...review.request, operation: 'PATCH' } }), { uid }),
       refused('undecodable JSON', '{"apiVersion": '),
       refused('not an object', '[1,2]'),
       refused('wrong apiVersion', JSON.stringify({ apiVersion: 'v1', kind: 'AdmissionReview' })),
@@ -168,6 +172,8 @@ describe('answers to requests that never reach a handler, judged by the API mach
       'empty body': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
       'too large': { http: 413, problems: [], allowed: false, code: 413, apiVersion: v1 },
       'wrong Content-Type': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
+      'encoded body': { http: 415, problems: [], allowed: false, code: 415, apiVersion: v1 },
+      'unknown operation': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
       'undecodable JSON': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
       'not an object': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
       'wrong apiVersion': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
