@@ -21,6 +21,15 @@ import { admissionEndpoint, type RawHandler, type RegisteredWebhook } from './ad
 import { createPlainApp, mountHealthEndpoints, type HealthCheck } from './health.js';
 import { ServerMetrics } from './metrics.js';
 
+/** How long a client may hold a webhook-port socket without doing its part (README, "Slow and idle clients"). */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 120_000;
+
+const FIRST_REQUEST_DEADLINE = Symbol('firstRequestDeadline');
+type FirstRequestDeadline = { [FIRST_REQUEST_DEADLINE]?: NodeJS.Timeout };
+
 export interface WebhookServerOptions {
   readonly config: ServerConfig;
   readonly webhooks: ReadonlyMap<string, RegisteredWebhook>;
@@ -60,16 +69,26 @@ export class WebhookServer {
         minVersion: config.webhook.tlsMinVersion === '1.3' ? 'TLSv1.3' : 'TLSv1.2',
         requestCert: clientCA !== '',
         rejectUnauthorized: clientCA !== '',
+        // A peer that connects and never completes the handshake gives its socket back within 10 s (Node's default: 120 s).
+        handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+        // Enforce headersTimeout and requestTimeout within a second of their values (Node's default check interval: 30 s).
+        connectionsCheckingInterval: 1000,
         ...options.certificate,
       },
       (req, res) => this.route(req, res),
     );
-    // The API server keeps connections open; keep them longer than its idle timeout (90 s).
-    this.https.keepAliveTimeout = 120_000;
-    this.https.headersTimeout = 30_000;
-    // No admission call outlives the API server's 30 s maximum; slow senders do not get to hold sockets longer.
-    this.https.requestTimeout = 60_000;
+    // The API server keeps connections open; keep them longer than its idle timeout (90 s), so it never sends on a socket we are closing.
+    this.https.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // The API server sends a whole request at once: a client that trickles headers or a body is cut off.
+    this.https.headersTimeout = HEADERS_TIMEOUT_MS;
+    this.https.requestTimeout = REQUEST_TIMEOUT_MS;
     this.https.on('tlsClientError', (error) => log.debug({ err: error }, 'TLS handshake failed'));
+    // Node bounds a request once its first byte arrives, but not a connection that never sends one.
+    this.https.on('secureConnection', (socket: tls.TLSSocket) => {
+      const timer = setTimeout(() => socket.destroy(), HEADERS_TIMEOUT_MS).unref();
+      (socket as FirstRequestDeadline)[FIRST_REQUEST_DEADLINE] = timer;
+      socket.once('close', () => clearTimeout(timer));
+    });
 
     if (options.certificate) {
       this.metrics.certificateExpiry.set(notAfterOf(options.certificate).getTime() / 1000);
@@ -92,6 +111,11 @@ export class WebhookServer {
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket as FirstRequestDeadline;
+    if (socket[FIRST_REQUEST_DEADLINE]) {
+      clearTimeout(socket[FIRST_REQUEST_DEADLINE]);
+      socket[FIRST_REQUEST_DEADLINE] = undefined;
+    }
     const url = req.url ?? '/';
     const query = url.indexOf('?'); // the API server appends ?timeout=…
     const endpoint = this.endpoints.get(query === -1 ? url : url.slice(0, query));

@@ -100,3 +100,29 @@ describe('malformed admission requests', () => {
     expect(res.json.response.allowed).toBe(true);
   });
 });
+
+describe('slow and idle clients', () => {
+  /** Resolves with whether the server closed the socket before `withinMs`. */
+  const closedByServer = (socket: net.Socket, withinMs: number) =>
+    new Promise<boolean>((resolve) => {
+      const limit = setTimeout(() => resolve(false), withinMs);
+      socket.on('close', () => {
+        clearTimeout(limit);
+        resolve(true);
+      });
+      socket.on('error', () => undefined);
+    });
+
+  it('closes connections that never complete a handshake, never send a request, or trickle their headers', async () => {
+    const port = t.addresses.webhook.port;
+    const tcp = net.connect(port, '127.0.0.1');
+    const idleTls = tls.connect({ port, host: '127.0.0.1', ca: t.ca.cert, servername: 'localhost' });
+    const trickle = tls.connect({ port, host: '127.0.0.1', ca: t.ca.cert, servername: 'localhost' }, () => trickle.write('POST /validate-widget HTTP/1.1\r\nHost: x\r\n'));
+    const drip = setInterval(() => trickle.writable && trickle.write('X-Slow: y\r\n'), 500);
+    // Each bound is 10 s (README, "Slow and idle clients"); three times that is no timing claim, only that the socket is given back.
+    const closed = await Promise.all([tcp, idleTls, trickle].map((socket) => closedByServer(socket, 30_000)));
+    clearInterval(drip);
+    expect(closed).toEqual([true, true, true]);
+    expect((await t.post('/validate-widget', valid())).json.response.allowed).toBe(true);
+  }, 40_000);
+});

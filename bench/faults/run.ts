@@ -1,0 +1,212 @@
+/**
+ * Fault figures for `shaper-gen serve` (the built CLI, the sample's webhooks
+ * plus bench/faults/handlers.ts), on loopback only, every phase bounded:
+ *
+ *   1. the whole malformed-input corpus (bench/faults/corpus.ts, ~11,000
+ *      bodies): HTTP status per class, crashes, unparseable answers,
+ *      transport errors, and the Go oracle's verdict on every answer;
+ *   2. slow and idle clients: how long the server lets each hold a socket;
+ *   3. a handler that blocks the event loop for 2 s: what other requests
+ *      and the probes see meanwhile.
+ *
+ *   node bench/faults/run.ts [--concurrency 8] [--hold-limit 150]
+ *
+ * Prints tables and writes bench/results/faults.json.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { judgeResponses } from '../../test/support/oracle.ts';
+import { baseReviews, faultCorpus } from './corpus.ts';
+import { sendAll } from './send.ts';
+import { oracleCases, tally } from './tally.ts';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const argument = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1]! : fallback;
+};
+const concurrency = Number(argument('concurrency', '8'));
+const holdLimitMs = Number(argument('hold-limit', '150')) * 1000;
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-faults-'));
+let server: ChildProcess | undefined;
+process.on('exit', () => {
+  server?.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+function get(port: number, urlPath: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path: urlPath, agent: false, timeout: 10_000 }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      })
+      .on('error', () => resolve({ status: 0, ms: performance.now() - started }));
+  });
+}
+
+const rssMiB = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+async function startServer(): Promise<{ port: number; health: number; child: ChildProcess; exited: () => string | undefined }> {
+  const certDir = path.join(work, 'certs');
+  mkdirSync(certDir);
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', path.join(certDir, 'tls.key'), '-out', path.join(certDir, 'tls.crt')], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
+  const [port, health] = [await freePort(), await freePort()];
+  const config = path.join(work, 'server.yaml');
+  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+kind: ServerConfig
+handlers: [dist/sample/webhooks.generated.js, dist/bench/faults/handlers.js]
+webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
+health: { bindAddress: 127.0.0.1, port: ${health} }
+metrics: { port: 0 }
+shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
+log: { level: fatal }
+`);
+  // The chart's own Node flags, so the figures describe the server as deployed.
+  const nodeOptions = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(repo, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
+  const child = spawn(process.execPath, [...nodeOptions.split(' ').filter(Boolean), path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  let exit: string | undefined;
+  child.on('exit', (code, signal) => void (exit = `exited (code ${code}, signal ${signal}): ${stderr.slice(-2000)}`));
+  for (const until = Date.now() + 20_000; ; ) {
+    if ((await get(health, '/readyz')).status === 200) break;
+    if (exit || Date.now() > until) throw new Error(`shaper-gen serve did not become ready: ${exit ?? 'timeout'}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { port, health, child, exited: () => exit };
+}
+
+/** Phase 1: the corpus, the oracle, the tally. */
+async function malformedInput(port: number, pid: number, exited: () => string | undefined) {
+  const cases = faultCorpus();
+  const rssBefore = rssMiB(pid, 'VmRSS');
+  const started = performance.now();
+  const answers = await sendAll({ port }, cases, concurrency);
+  const seconds = (performance.now() - started) / 1000;
+  const result = tally(cases, answers, judgeResponses(oracleCases(cases, answers)));
+  return { ...result, seconds, crashed: exited() ?? null, rssBeforeMiB: rssBefore, peakRssMiB: rssMiB(pid, 'VmHWM') };
+}
+
+interface Hold {
+  client: string;
+  heldMs: number | null;
+  note: string;
+}
+
+/** How long the server keeps a socket that a client opens and then starves; null when still open at the hold limit. */
+function hold(client: string, open: () => net.Socket, feed?: (socket: net.Socket) => NodeJS.Timeout): Promise<Hold> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = open();
+    let drip: NodeJS.Timeout | undefined;
+    const limit = setTimeout(() => finish(null, `still open after ${holdLimitMs / 1000} s`), holdLimitMs);
+    const finish = (heldMs: number | null, note: string) => {
+      clearTimeout(limit);
+      clearInterval(drip);
+      socket.destroy();
+      resolve({ client, heldMs, note });
+    };
+    socket.on('secureConnect', () => void (drip = feed?.(socket)));
+    if (!(socket instanceof tls.TLSSocket)) socket.on('connect', () => void (drip = feed?.(socket)));
+    socket.resume(); // read (and drop) whatever the server answers, so that its close reaches us
+    socket.on('close', () => finish(performance.now() - started, 'closed by the server'));
+    socket.on('error', () => undefined);
+  });
+}
+
+async function slowAndIdleClients(port: number): Promise<Hold[]> {
+  const secure = () => tls.connect({ host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false });
+  const header = 'POST /validate-profile HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
+  const every = (ms: number, write: () => void) => setInterval(write, ms);
+  const review = JSON.stringify(baseReviews()[0]!.review);
+  return Promise.all([
+    hold('idle TCP, no TLS handshake', () => net.connect(port, '127.0.0.1')),
+    hold('idle TLS, no request', secure),
+    hold('slow headers (1 header line per second)', secure, (socket) => {
+      socket.write(header);
+      let n = 0;
+      return every(1000, () => socket.write(`X-Slow-${n++}: y\r\n`));
+    }),
+    hold('slow body (1 byte per second)', secure, (socket) => {
+      socket.write(`${header}Content-Length: 100000\r\n\r\n`);
+      return every(1000, () => socket.write('{'));
+    }),
+    hold('idle keep-alive after one exchange', secure, (socket) => {
+      socket.write(`${header}Content-Length: ${Buffer.byteLength(review)}\r\n\r\n${review}`);
+      return every(3_600_000, () => undefined);
+    }),
+  ]);
+}
+
+/** Phase 3: one request whose handler blocks for 2 s, with probes and other admission requests every 100 ms meanwhile. */
+async function blockingHandler(port: number, health: number) {
+  const blocker = JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: { uid: 'block', kind: { group: 'example.io', version: 'v1', kind: 'Blocker' }, resource: { group: 'example.io', version: 'v1', resource: 'blockers' }, operation: 'CREATE', userInfo: {}, object: { metadata: { name: 'b' } } },
+  });
+  const [valid] = faultCorpus({ sample: 100_000 });
+  const blocked = sendAll({ port }, [{ kind: 'block', path: '/validate-blocking' as never, body: Buffer.from(blocker), headers: { 'Content-Type': 'application/json' }, uid: 'block' }], 1);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const samples: Record<string, Promise<number>[]> = { '/healthz': [], '/readyz': [], '/validate-profile': [] };
+  for (let i = 0; i < 25; i++) {
+    samples['/healthz']!.push(get(health, '/healthz').then((r) => r.ms));
+    samples['/readyz']!.push(get(health, '/readyz').then((r) => r.ms));
+    const started = performance.now();
+    samples['/validate-profile']!.push(sendAll({ port }, [valid!], 1).then(() => performance.now() - started));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await blocked;
+  const figures: Record<string, { requests: number; maxMs: number; over1s: number }> = {};
+  for (const [name, list] of Object.entries(samples)) {
+    const ms = await Promise.all(list);
+    figures[name] = { requests: ms.length, maxMs: Math.round(Math.max(...ms)), over1s: ms.filter((m) => m > 1000).length };
+  }
+  return figures;
+}
+
+const { port, health, child, exited } = await startServer();
+server = child;
+const input = await malformedInput(port, child.pid!, exited);
+const holds = await slowAndIdleClients(port);
+const blocking = await blockingHandler(port, health);
+const alive = exited() === undefined && (await get(health, '/healthz')).status === 200;
+
+console.log(`\nMalformed input: ${input.cases} requests in ${input.seconds.toFixed(1)} s, ${concurrency} at a time; RSS ${input.rssBeforeMiB.toFixed(0)} MiB before, peak ${input.peakRssMiB.toFixed(0)} MiB`);
+const statuses = [...new Set(Object.values(input.statuses).flatMap((byStatus) => Object.keys(byStatus)))].sort();
+console.log(['class'.padEnd(22), ...statuses.map((s) => s.padStart(8))].join(''));
+for (const [kind, byStatus] of Object.entries(input.statuses)) console.log([kind.padEnd(22), ...statuses.map((s) => String(byStatus[s] ?? '').padStart(8))].join(''));
+const total = (status: string) => Object.values(input.statuses).reduce((sum, byStatus) => sum + (byStatus[status] ?? 0), 0);
+console.log(['total'.padEnd(22), ...statuses.map((s) => String(total(s)).padStart(8))].join(''));
+console.log(`crashes: ${input.crashed ? 1 : 0}   transport errors: ${input.transportErrors.length}   unparseable answers: ${input.unparseable.length}   answers the API machinery refuses: ${input.rejectedByOracle.length}   wrong apiVersion: ${input.wrongApiVersion.length}   foreign uid: ${input.foreignUid.length}`);
+for (const problem of [...input.unparseable, ...input.rejectedByOracle, ...input.transportErrors].slice(0, 10)) console.log('  ', JSON.stringify(problem));
+
+console.log('\nSlow and idle clients: how long the server keeps the socket');
+for (const h of holds) console.log(`  ${h.client.padEnd(42)} ${h.heldMs === null ? '—' : `${(h.heldMs / 1000).toFixed(1)} s`.padStart(8)}  ${h.note}`);
+
+console.log('\nA handler blocking the event loop for 2 s: what others saw meanwhile (every 100 ms for 2.5 s)');
+for (const [name, f] of Object.entries(blocking)) console.log(`  ${name.padEnd(20)} ${String(f.requests).padStart(3)} requests, slowest ${f.maxMs} ms, ${f.over1s} over 1 s (the probes' timeout)`);
+console.log(`\nserver alive at the end: ${alive}`);
+
+mkdirSync(path.join(repo, 'bench/results'), { recursive: true });
+writeFileSync(path.join(repo, 'bench/results/faults.json'), JSON.stringify({ when: new Date().toISOString(), input: { ...input, unparseable: input.unparseable.length, rejectedByOracle: input.rejectedByOracle.length }, holds, blocking, alive }, null, 2));
+process.exit(alive && !input.crashed ? 0 : 1);
