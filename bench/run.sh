@@ -16,3 +16,4 @@ timeout 120 node bench/generator-scale.ts
 timeout 600 node bench/admission/run.ts "$@"
 timeout 120 node bench/admission/run.ts --express-comparison
 timeout 120 node bench/admission/run.ts --profile
+timeout 600 node bench/faults/run.ts
