@@ -19,6 +19,7 @@ import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
 import { CertificateWatcher } from '../tls/certificate-watcher.js';
 import { admissionEndpoint, type RawHandler, type RegisteredWebhook } from './admission-endpoint.js';
 import { createPlainApp, mountHealthEndpoints, type HealthCheck } from './health.js';
+import { KeepAliveDrain } from './keep-alive-drain.js';
 import { ServerMetrics } from './metrics.js';
 
 export interface WebhookServerOptions {
@@ -43,6 +44,7 @@ export class WebhookServer {
   readonly metrics: ServerMetrics;
   private readonly endpoints = new Map<string, RawHandler>();
   private readonly https: https.Server;
+  private readonly keepAlive: KeepAliveDrain;
   private readonly plain: http.Server[] = [];
   private readonly watcher: CertificateWatcher | undefined;
   private shuttingDown = false;
@@ -70,6 +72,7 @@ export class WebhookServer {
     // No admission call outlives the API server's 30 s maximum; slow senders do not get to hold sockets longer.
     this.https.requestTimeout = 60_000;
     this.https.on('tlsClientError', (error) => log.debug({ err: error }, 'TLS handshake failed'));
+    this.keepAlive = new KeepAliveDrain(this.https);
 
     if (options.certificate) {
       this.metrics.certificateExpiry.set(notAfterOf(options.certificate).getTime() / 1000);
@@ -92,6 +95,7 @@ export class WebhookServer {
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
+    this.keepAlive.track(req, res);
     const url = req.url ?? '/';
     const query = url.indexOf('?'); // the API server appends ?timeout=…
     const endpoint = this.endpoints.get(query === -1 ? url : url.slice(0, query));
@@ -179,7 +183,10 @@ export class WebhookServer {
     return listen(server, config);
   }
 
-  /** Graceful stop: unready at once, keep serving for drainSeconds, then finish requests in flight (bounded) and close. */
+  /**
+   * Graceful stop: unready at once, keep serving for drainSeconds (with `Connection: close`, see KeepAliveDrain),
+   * then finish requests in flight (bounded) and close.
+   */
   shutdown(): Promise<void> {
     this.stopped ??= this.drainAndClose();
     return this.stopped;
@@ -188,6 +195,7 @@ export class WebhookServer {
   private async drainAndClose(): Promise<void> {
     const { config, log } = this.options;
     this.shuttingDown = true;
+    this.keepAlive.start();
     log.info({ drainSeconds: config.shutdown.drainSeconds, timeoutSeconds: config.shutdown.timeoutSeconds }, 'shutting down: unready, draining');
     await delay(config.shutdown.drainSeconds * 1000);
     const closed = new Promise<void>((resolve) => this.https.close(() => resolve()));
@@ -197,6 +205,7 @@ export class WebhookServer {
       log.warn('requests still in flight at the shutdown timeout; closing their connections');
       this.https.closeAllConnections();
     }
+    this.keepAlive.stop();
     this.watcher?.stop();
     await Promise.all(
       this.plain.map((server) => {
