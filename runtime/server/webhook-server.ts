@@ -32,6 +32,11 @@ export interface WebhookServerOptions {
   readonly metrics?: ServerMetrics;
 }
 
+export interface ShutdownOptions {
+  /** Stop accepting connections at once instead of serving on for drainSeconds (after an uncaught exception). */
+  readonly skipDrain?: boolean;
+}
+
 export interface ListeningAddresses {
   webhook: AddressInfo;
   health?: AddressInfo;
@@ -49,6 +54,7 @@ export class WebhookServer {
   private readonly watcher: CertificateWatcher | undefined;
   private shuttingDown = false;
   private stopped: Promise<void> | undefined;
+  private endDrain: (() => void) | undefined;
 
   constructor(private readonly options: WebhookServerOptions) {
     const { config, log } = options;
@@ -187,17 +193,28 @@ export class WebhookServer {
    * Graceful stop: unready at once, keep serving for drainSeconds (with `Connection: close`, see KeepAliveDrain),
    * then finish requests in flight (bounded) and close.
    */
-  shutdown(): Promise<void> {
-    this.stopped ??= this.drainAndClose();
+  shutdown(options: ShutdownOptions = {}): Promise<void> {
+    this.stopped ??= this.drainAndClose(options.skipDrain === true);
+    if (options.skipDrain) this.endDrain?.();
     return this.stopped;
   }
 
-  private async drainAndClose(): Promise<void> {
+  private async drainAndClose(skipDrain: boolean): Promise<void> {
     const { config, log } = this.options;
     this.shuttingDown = true;
     this.keepAlive.start();
-    log.info({ drainSeconds: config.shutdown.drainSeconds, timeoutSeconds: config.shutdown.timeoutSeconds }, 'shutting down: unready, draining');
-    await delay(config.shutdown.drainSeconds * 1000);
+    if (skipDrain) {
+      log.info({ timeoutSeconds: config.shutdown.timeoutSeconds }, 'shutting down: unready, not accepting connections, finishing requests in flight');
+    } else {
+      log.info({ drainSeconds: config.shutdown.drainSeconds, timeoutSeconds: config.shutdown.timeoutSeconds }, 'shutting down: unready, draining');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, config.shutdown.drainSeconds * 1000).unref();
+        this.endDrain = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     const closed = new Promise<void>((resolve) => this.https.close(() => resolve()));
     this.https.closeIdleConnections();
     const timer = delay(config.shutdown.timeoutSeconds * 1000).then(() => 'timeout' as const);
