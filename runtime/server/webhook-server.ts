@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { KubeClient } from '../contract.js';
 import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
 import { CertificateWatcher } from '../tls/certificate-watcher.js';
+import { nodeCipherList } from '../tls/cipher-suites.js';
 import { admissionEndpoint, type RawHandler, type RegisteredWebhook } from './admission-endpoint.js';
 import { createPlainApp, mountHealthEndpoints, type HealthCheck } from './health.js';
 import { KeepAliveDrain } from './keep-alive-drain.js';
@@ -63,9 +64,14 @@ export class WebhookServer {
     for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
 
     const clientCA = config.webhook.clientCAName;
+    // Node resets both whenever the certificate is replaced, unless given again (setSecureContext).
+    const protocol = {
+      minVersion: config.webhook.tlsMinVersion === '1.3' ? 'TLSv1.3' : 'TLSv1.2',
+      ciphers: nodeCipherList(config.webhook.cipherSuites),
+    } as const satisfies SecureContextOptions;
     this.https = https.createServer(
       {
-        minVersion: config.webhook.tlsMinVersion === '1.3' ? 'TLSv1.3' : 'TLSv1.2',
+        ...protocol,
         requestCert: clientCA !== '',
         rejectUnauthorized: clientCA !== '',
         ...options.certificate,
@@ -90,7 +96,7 @@ export class WebhookServer {
           log,
           pollMs: config.webhook.certPollSeconds * 1000,
           onLoad: (certificate) => {
-            this.https.setSecureContext(certificate.context);
+            this.https.setSecureContext({ ...protocol, ...certificate.context });
             this.metrics.certificateReloads.inc();
             this.metrics.certificateExpiry.set(certificate.notAfter.getTime() / 1000);
           },
