@@ -39,8 +39,7 @@ function messageOf(value: unknown): string {
     if (typeof message === 'string') return message;
   }
   if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === null) return 'a null-prototype object';
-  const text = String(value);
-  return typeof text === 'string' ? text : 'a value that cannot be turned into text';
+  return String(value);
 }
 
 function attempt<T>(read: () => T): T | undefined {

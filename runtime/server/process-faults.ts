@@ -16,8 +16,8 @@ export interface ProcessFaultOptions {
   readonly onUncaughtException: () => void;
 }
 
-/** Installs the process handlers; returns a function that removes them. */
-export function containProcessFaults({ server, log, onUncaughtException }: ProcessFaultOptions): () => void {
+/** Installs the process handlers. */
+export function containProcessFaults({ server, log, onUncaughtException }: ProcessFaultOptions): void {
   let crashed = false;
   const onRejection = (reason: unknown) => {
     server.metrics.unhandledRejections.inc();
@@ -31,8 +31,4 @@ export function containProcessFaults({ server, log, onUncaughtException }: Proce
   };
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
-  return () => {
-    process.off('unhandledRejection', onRejection);
-    process.off('uncaughtException', onException);
-  };
 }

@@ -125,6 +125,16 @@ ${options.extra ?? ''}`,
   }
 }
 
+/** Polls `condition` every 20 ms until it holds or `ms` pass; returns whether it held. */
+export async function until(condition: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await condition()) return true;
+    await sleep(20);
+  }
+  return condition();
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
 import { KeepAliveLoad } from '../../support/keep-alive-load.js';
-import { getPlain, serve, ServeDir, sleep, waitReady } from '../../support/serve-process.js';
+import { getPlain, serve, ServeDir, until, waitReady } from '../../support/serve-process.js';
 
 let dir: ServeDir;
 beforeAll(async () => {
@@ -18,15 +18,6 @@ beforeAll(async () => {
 afterAll(() => dir.remove());
 
 const review = admissionReview({ object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'p', namespace: 'a' }, spec: {} } });
-
-async function until(condition: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await condition()) return true;
-    await sleep(20);
-  }
-  return condition();
-}
 
 describe('graceful drain', () => {
   it('answers with Connection: close while draining, so that no keep-alive request is reset when the listener closes', async () => {

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
-import { getPlain, serve, ServeDir, sleep, waitReady, type ServeProcess } from '../../support/serve-process.js';
+import { getPlain, serve, ServeDir, until, waitReady, type ServeProcess } from '../../support/serve-process.js';
 
 const handlers = 'test/fixtures/runtime/process-fault-handlers.ts';
 const expectedPaths = ['/validate-process-fault'];
@@ -18,15 +18,6 @@ beforeAll(async () => {
 afterAll(() => dir.remove());
 
 const fault = (spec: Record<string, string>) => admissionReview({ object: { apiVersion: 'example.io/v1', kind: 'Fault', metadata: { name: 'f', namespace: 'a' }, spec } });
-
-async function until(condition: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await condition()) return true;
-    await sleep(20);
-  }
-  return condition();
-}
 
 const logsWith = (server: ServeProcess, msg: string) => server.logs().filter((line) => line.msg === msg);
 
