@@ -7,9 +7,12 @@ import type { Logger } from 'pino';
 import type { CustomDefaulter, CustomValidator, KubeClient, KubernetesObject, WebhookHandler } from '../contract.js';
 import { AdmissionDenial, causeMessage } from '../errors.js';
 import { goQuote } from '../go-format.js';
+import { describeThrown, loggableThrown } from '../thrown.js';
 import type { ResolvedWebhook } from '../webhook-options.js';
 import { RequestContext } from './context.js';
+import { toJsonValue } from './json-value.js';
 import { diffObjects, encodePatch, type PatchOperation } from './patch.js';
+import { limitResponse } from './response-limits.js';
 import { erroredResponse, type AdmissionRequest, type AdmissionResponse, type Status } from './review.js';
 
 export type Outcome = 'allowed' | 'denied' | 'error' | 'timeout';
@@ -51,13 +54,23 @@ export async function admit(
   options: AdmitOptions,
 ): Promise<AdmitResult> {
   const ctx = new RequestContext(webhook, request, options.log, options.kube);
-  const deadlineMs = options.deadlineMs ?? handlerDeadlineMs(webhook);
+  const result = await decide(webhook, handler, request, ctx, options.deadlineMs ?? handlerDeadlineMs(webhook));
+  result.response = limitResponse(result.response);
+  return result;
+}
+
+async function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, ctx: RequestContext, deadlineMs: number): Promise<AdmitResult> {
   try {
     if (webhook.mutating) return await runDefaulter(handler as CustomDefaulter, request, ctx, deadlineMs);
     const warnings = await settle(callValidator(handler as CustomValidator, request, ctx), ctx, deadlineMs);
     return { outcome: 'allowed', response: withWarnings({ uid: request.uid, allowed: true }, ctx, warnings) };
   } catch (error) {
-    return failure(error, webhook, request, ctx);
+    try {
+      return failure(error, webhook, request, ctx);
+    } catch (unusable) {
+      // What was thrown could not even be inspected (a revoked Proxy, a denial whose causes throw): a handler bug like any other.
+      return handlerError(unusable, webhook, request, ctx);
+    }
   }
 }
 
@@ -74,7 +87,7 @@ async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest,
   if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
     throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
   }
-  const patched = (returned as KubernetesObject | undefined) ?? working;
+  const patched = toJsonValue((returned as KubernetesObject | undefined) ?? working) as KubernetesObject;
   const patch = diffObjects(original, patched);
   const response = withWarnings(allowed, ctx, undefined);
   if (patch.length > 0) {
@@ -138,8 +151,12 @@ function failure(error: unknown, webhook: ResolvedWebhook, request: AdmissionReq
     }
     return { outcome: 'timeout', response: erroredResponse(504, message, request.uid) };
   }
-  ctx.log.error({ err: error }, 'handler failed');
-  const detail = error instanceof Error ? error.message : String(error);
+  return handlerError(error, webhook, request, ctx);
+}
+
+function handlerError(error: unknown, webhook: ResolvedWebhook, request: AdmissionRequest, ctx: RequestContext): AdmitResult {
+  ctx.log.error({ err: loggableThrown(error) }, 'handler failed');
+  const detail = describeThrown(error).message;
   return { outcome: 'error', error, response: erroredResponse(500, `internal error in webhook ${webhook.name} (${webhook.path}): ${detail}`, request.uid) };
 }
 

@@ -4,6 +4,7 @@
  * kubebuilder convention: webhook 9443, health 8081, metrics 8080.
  */
 import { readFile } from 'node:fs/promises';
+import { CIPHER_SUITE_NAMES } from '../tls/cipher-suites.js';
 import { readYamlConfig, type Schema } from '../yaml-schema.js';
 
 export const SERVER_CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';
@@ -29,6 +30,8 @@ export interface ServerConfig {
     /** File in certDir with the CA that signs client certificates; set it to require mTLS. */
     clientCAName: string;
     tlsMinVersion: '1.2' | '1.3';
+    /** TLS 1.2 cipher suites (IANA or OpenSSL names); empty: ECDHE with AES-GCM or ChaCha20-Poly1305. TLS 1.3 suites are fixed. */
+    cipherSuites: string[];
     maxRequestBytes: number;
     /** Fallback poll for certificate changes, besides watching the directory. */
     certPollSeconds: number;
@@ -55,6 +58,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
     keyName: 'tls.key',
     clientCAName: '',
     tlsMinVersion: '1.2',
+    cipherSuites: [],
     maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
     certPollSeconds: 10,
   },
@@ -85,6 +89,7 @@ const SCHEMA = {
         keyName: fileName,
         clientCAName: fileName,
         tlsMinVersion: { type: 'enum', values: ['1.2', '1.3'] },
+        cipherSuites: { type: 'list', items: { type: 'enum', values: CIPHER_SUITE_NAMES } },
         maxRequestBytes: { type: 'integer', min: 1024, max: 64 * 1024 * 1024 },
         certPollSeconds: { type: 'integer', min: 1, max: 3600 },
       },

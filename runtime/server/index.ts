@@ -3,7 +3,7 @@
  * instead of the `shaper-gen serve` CLI — e.g. to add routes to `server.app`.
  */
 export { startServer, serveUntilSignalled, type ServeOptions, type RunningServer } from './serve.js';
-export { WebhookServer, type WebhookServerOptions, type ListeningAddresses } from './webhook-server.js';
+export { WebhookServer, type WebhookServerOptions, type ListeningAddresses, type ShutdownOptions } from './webhook-server.js';
 export { registerWebhooks, importWebhookClasses, RegistrationError } from './registry.js';
 export { ServerMetrics } from './metrics.js';
 export { parseServerConfig, loadServerConfig, mergeServerConfig, DEFAULT_SERVER_CONFIG, ServerConfigError, type ServerConfig } from '../config/server-config.js';

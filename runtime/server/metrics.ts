@@ -47,6 +47,11 @@ export class ServerMetrics {
     labelNames: ['code'] as const,
     registers: [this.registry],
   });
+  readonly unhandledRejections = new Counter({
+    name: `${PREFIX}unhandled_rejections_total`,
+    help: 'Promises that rejected with no handler attached (e.g. one a handler started and did not await); logged, and the server serves on.',
+    registers: [this.registry],
+  });
   readonly certificateReloads = new Counter({
     name: `${PREFIX}certificate_reloads_total`,
     help: 'Serving certificate loads that changed the certificate in use (including the first).',

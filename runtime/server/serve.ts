@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_SERVER_CONFIG, loadServerConfig, mergeServerConfig, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
 import { LazyKubeClient } from '../kube-client.js';
 import { createLogger } from '../log.js';
+import { containProcessFaults } from './process-faults.js';
 import { importWebhookClasses, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 
@@ -23,6 +24,7 @@ export interface RunningServer {
   server: WebhookServer;
   addresses: ListeningAddresses;
   config: ServerConfig;
+  log: Logger;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -40,26 +42,38 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;
   const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate });
   const addresses = await server.start();
-  return { server, addresses, config };
+  return { server, addresses, config, log };
 }
 
-/** Runs until SIGTERM or SIGINT, then drains; a second signal exits at once. */
+/**
+ * Runs until SIGTERM or SIGINT, then drains; a second signal exits at once.
+ * An uncaught exception stops it too, without the drain period, and exits 1.
+ */
 export async function serveUntilSignalled(options: ServeOptions): Promise<void> {
-  const running = await startServer(options);
-  const { server, addresses } = running;
+  const { server, addresses, log } = await startServer(options);
   if (options.dev) {
     const base = `https://localhost:${addresses.webhook.port}`;
     process.stderr.write(`shaper-gen serve --dev: ${base} (self-signed; use curl -k)\n`);
   }
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) process.exit(130);
-    signalled = true;
-    server.shutdown().then(
-      () => process.exit(0),
+  let exitCode = 0;
+  const stop = (skipDrain: boolean) =>
+    server.shutdown({ skipDrain }).then(
+      () => process.exit(exitCode),
       () => process.exit(1),
     );
-    void signal;
+  containProcessFaults({
+    server,
+    log,
+    onUncaughtException: () => {
+      exitCode = 1;
+      void stop(true);
+    },
+  });
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    void stop(false);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);

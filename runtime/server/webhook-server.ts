@@ -17,8 +17,11 @@ import type { Logger } from 'pino';
 import type { KubeClient } from '../contract.js';
 import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
 import { CertificateWatcher } from '../tls/certificate-watcher.js';
+import { nodeCipherList } from '../tls/cipher-suites.js';
 import { admissionEndpoint, type RawHandler, type RegisteredWebhook } from './admission-endpoint.js';
 import { createPlainApp, mountHealthEndpoints, type HealthCheck } from './health.js';
+import { FirstRequestDeadline } from './first-request-deadline.js';
+import { KeepAliveDrain } from './keep-alive-drain.js';
 import { ServerMetrics } from './metrics.js';
 
 /** How long a client may hold a webhook-port socket without doing its part (README, "Slow and idle clients"). */
@@ -26,9 +29,6 @@ export const HANDSHAKE_TIMEOUT_MS = 10_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 120_000;
-
-const FIRST_REQUEST_DEADLINE = Symbol('firstRequestDeadline');
-type FirstRequestDeadline = { [FIRST_REQUEST_DEADLINE]?: NodeJS.Timeout };
 
 export interface WebhookServerOptions {
   readonly config: ServerConfig;
@@ -38,6 +38,11 @@ export interface WebhookServerOptions {
   /** A fixed certificate (serve --dev, tests) instead of watching certDir. */
   readonly certificate?: SecureContextOptions;
   readonly metrics?: ServerMetrics;
+}
+
+export interface ShutdownOptions {
+  /** Stop accepting connections at once instead of serving on for drainSeconds (after an uncaught exception). */
+  readonly skipDrain?: boolean;
 }
 
 export interface ListeningAddresses {
@@ -52,10 +57,13 @@ export class WebhookServer {
   readonly metrics: ServerMetrics;
   private readonly endpoints = new Map<string, RawHandler>();
   private readonly https: https.Server;
+  private readonly keepAlive: KeepAliveDrain;
+  private readonly firstRequest: FirstRequestDeadline;
   private readonly plain: http.Server[] = [];
   private readonly watcher: CertificateWatcher | undefined;
   private shuttingDown = false;
   private stopped: Promise<void> | undefined;
+  private endDrain: (() => void) | undefined;
 
   constructor(private readonly options: WebhookServerOptions) {
     const { config, log } = options;
@@ -64,9 +72,14 @@ export class WebhookServer {
     for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
 
     const clientCA = config.webhook.clientCAName;
+    // Node resets both whenever the certificate is replaced, unless given again (setSecureContext).
+    const protocol = {
+      minVersion: config.webhook.tlsMinVersion === '1.3' ? 'TLSv1.3' : 'TLSv1.2',
+      ciphers: nodeCipherList(config.webhook.cipherSuites),
+    } as const satisfies SecureContextOptions;
     this.https = https.createServer(
       {
-        minVersion: config.webhook.tlsMinVersion === '1.3' ? 'TLSv1.3' : 'TLSv1.2',
+        ...protocol,
         requestCert: clientCA !== '',
         rejectUnauthorized: clientCA !== '',
         // A peer that connects and never completes the handshake gives its socket back within 10 s (Node's default: 120 s).
@@ -83,12 +96,8 @@ export class WebhookServer {
     this.https.headersTimeout = HEADERS_TIMEOUT_MS;
     this.https.requestTimeout = REQUEST_TIMEOUT_MS;
     this.https.on('tlsClientError', (error) => log.debug({ err: error }, 'TLS handshake failed'));
-    // Node bounds a request once its first byte arrives, but not a connection that never sends one.
-    this.https.on('secureConnection', (socket: tls.TLSSocket) => {
-      const timer = setTimeout(() => socket.destroy(), HEADERS_TIMEOUT_MS).unref();
-      (socket as FirstRequestDeadline)[FIRST_REQUEST_DEADLINE] = timer;
-      socket.once('close', () => clearTimeout(timer));
-    });
+    this.firstRequest = new FirstRequestDeadline(this.https, HEADERS_TIMEOUT_MS);
+    this.keepAlive = new KeepAliveDrain(this.https);
 
     if (options.certificate) {
       this.metrics.certificateExpiry.set(notAfterOf(options.certificate).getTime() / 1000);
@@ -100,7 +109,7 @@ export class WebhookServer {
           log,
           pollMs: config.webhook.certPollSeconds * 1000,
           onLoad: (certificate) => {
-            this.https.setSecureContext(certificate.context);
+            this.https.setSecureContext({ ...protocol, ...certificate.context });
             this.metrics.certificateReloads.inc();
             this.metrics.certificateExpiry.set(certificate.notAfter.getTime() / 1000);
           },
@@ -111,11 +120,8 @@ export class WebhookServer {
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
-    const socket = req.socket as FirstRequestDeadline;
-    if (socket[FIRST_REQUEST_DEADLINE]) {
-      clearTimeout(socket[FIRST_REQUEST_DEADLINE]);
-      socket[FIRST_REQUEST_DEADLINE] = undefined;
-    }
+    this.firstRequest.track(req);
+    this.keepAlive.track(req, res);
     const url = req.url ?? '/';
     const query = url.indexOf('?'); // the API server appends ?timeout=…
     const endpoint = this.endpoints.get(query === -1 ? url : url.slice(0, query));
@@ -203,17 +209,32 @@ export class WebhookServer {
     return listen(server, config);
   }
 
-  /** Graceful stop: unready at once, keep serving for drainSeconds, then finish requests in flight (bounded) and close. */
-  shutdown(): Promise<void> {
-    this.stopped ??= this.drainAndClose();
+  /**
+   * Graceful stop: unready at once, keep serving for drainSeconds (with `Connection: close`, see KeepAliveDrain),
+   * then finish requests in flight (bounded) and close.
+   */
+  shutdown(options: ShutdownOptions = {}): Promise<void> {
+    this.stopped ??= this.drainAndClose(options.skipDrain === true);
+    if (options.skipDrain) this.endDrain?.();
     return this.stopped;
   }
 
-  private async drainAndClose(): Promise<void> {
+  private async drainAndClose(skipDrain: boolean): Promise<void> {
     const { config, log } = this.options;
     this.shuttingDown = true;
-    log.info({ drainSeconds: config.shutdown.drainSeconds, timeoutSeconds: config.shutdown.timeoutSeconds }, 'shutting down: unready, draining');
-    await delay(config.shutdown.drainSeconds * 1000);
+    this.keepAlive.start();
+    if (skipDrain) {
+      log.info({ timeoutSeconds: config.shutdown.timeoutSeconds }, 'shutting down: unready, not accepting connections, finishing requests in flight');
+    } else {
+      log.info({ drainSeconds: config.shutdown.drainSeconds, timeoutSeconds: config.shutdown.timeoutSeconds }, 'shutting down: unready, draining');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, config.shutdown.drainSeconds * 1000).unref();
+        this.endDrain = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     const closed = new Promise<void>((resolve) => this.https.close(() => resolve()));
     this.https.closeIdleConnections();
     const timer = delay(config.shutdown.timeoutSeconds * 1000).then(() => 'timeout' as const);
@@ -221,6 +242,7 @@ export class WebhookServer {
       log.warn('requests still in flight at the shutdown timeout; closing their connections');
       this.https.closeAllConnections();
     }
+    this.keepAlive.stop();
     this.watcher?.stop();
     await Promise.all(
       this.plain.map((server) => {

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+const RSA_ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
 x509.cryptoProvider.set(globalThis.crypto);
 
 export interface Pem {
@@ -11,7 +12,15 @@ export interface Pem {
 }
 
 export interface TestCA extends Pem {
-  issue(options: { commonName: string; organization?: string; /** no subject at all, only SANs, as cert-manager issues */ emptySubject?: boolean; hosts?: string[]; client?: boolean; validDays?: number }): Promise<Pem>;
+  issue(options: {
+    commonName: string;
+    organization?: string;
+    /** no subject at all, only SANs, as cert-manager issues */ emptySubject?: boolean;
+    hosts?: string[];
+    client?: boolean;
+    validDays?: number;
+    /** the leaf's key; ECDSA P-256 unless RSA (2048 bits) */ keyType?: 'ECDSA' | 'RSA';
+  }): Promise<Pem>;
 }
 
 async function keyPem(key: CryptoKey): Promise<string> {
@@ -35,8 +44,8 @@ export async function createTestCA(name = 'shaper-gen test CA'): Promise<TestCA>
   return {
     cert: caCert.toString('pem'),
     key: await keyPem(caKeys.privateKey),
-    async issue({ commonName, organization, emptySubject = false, hosts = [], client = false, validDays = 1 }) {
-      const keys = await crypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
+    async issue({ commonName, organization, emptySubject = false, hosts = [], client = false, validDays = 1, keyType = 'ECDSA' }) {
+      const keys = await crypto.subtle.generateKey(keyType === 'RSA' ? RSA_ALGORITHM : ALGORITHM, true, ['sign', 'verify']);
       const cert = await x509.X509CertificateGenerator.create({
         serialNumber: serial(),
         subject: emptySubject ? '' : organization ? `CN=${commonName}, O=${organization}` : `CN=${commonName}`,

@@ -62,6 +62,7 @@ webhook:
   keyName: tls.key
   clientCAName: {{ $s.clientCAName | quote }}
   tlsMinVersion: {{ $s.tlsMinVersion | quote }}
+  cipherSuites: {{- toYaml $s.cipherSuites | nindent 4 }}
   maxRequestBytes: {{ int64 $s.maxRequestBytes }}
 health:
   port: {{ $s.ports.health }}

@@ -2,9 +2,11 @@
  * The shaper-webhooks chart rendered by the real (pinned) helm, with default
  * values and with every optional feature on; objects parsed and checked.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseServerConfig } from '../../../runtime/config/server-config.js';
+import { DEFAULT_SERVER_CONFIG, parseServerConfig } from '../../../runtime/config/server-config.js';
+import { CIPHER_SUITE_NAMES } from '../../../runtime/tls/cipher-suites.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate, type K8sObject } from '../../support/helm.js';
 
@@ -79,6 +81,23 @@ describe('shaper-webhooks chart', () => {
       objects.filter((o) => o.kind === kind).flatMap((o) => o.webhooks.map((w: any) => w.clientConfig.service.path)),
     );
     expect(called.sort()).toEqual(config.expectedPaths);
+  });
+
+  it('passes tlsMinVersion and cipherSuites to the ServerConfig, with the names the server accepts', async () => {
+    const defaults = configOf(await helmTemplate(CHART, release)).webhook;
+    const set = { 'server.tlsMinVersion': '1.3', 'server.cipherSuites': ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'ECDHE-ECDSA-AES256-SHA'] };
+    const chosen = configOf(await helmTemplate(CHART, { ...release, set })).webhook;
+    const schema = JSON.parse(readFileSync(path.join(CHART, 'values.schema.json'), 'utf8'));
+    expect({
+      defaults: { tlsMinVersion: defaults.tlsMinVersion, cipherSuites: defaults.cipherSuites },
+      chosen: { tlsMinVersion: chosen.tlsMinVersion, cipherSuites: chosen.cipherSuites },
+      schemaNames: schema.properties.server.properties.cipherSuites.items.enum,
+    }).toEqual({
+      defaults: { tlsMinVersion: '1.2', cipherSuites: DEFAULT_SERVER_CONFIG.webhook.cipherSuites },
+      chosen: { tlsMinVersion: '1.3', cipherSuites: ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'ECDHE-ECDSA-AES256-SHA'] },
+      schemaNames: CIPHER_SUITE_NAMES,
+    });
+    await expect(helmTemplate(CHART, { ...release, set: { 'server.cipherSuites': ['AES128-SHA'] } })).rejects.toThrow(/cipherSuites/);
   });
 
   it('rolls the pods when the server config changes', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SERVER_CONFIG, mergeServerConfig, parseServerConfig, ServerConfigError } from '../../../runtime/config/server-config.js';
+import { CIPHER_SUITE_NAMES } from '../../../runtime/tls/cipher-suites.js';
 
 describe('ServerConfig', () => {
   it('fills defaults under what the file sets', () => {
@@ -37,10 +38,19 @@ log: { level: loud }
     expect((error as ServerConfigError).problems).toEqual([
       'config.yaml:1:13: apiVersion: must be one of shaper-gen.io/v1alpha1',
       'config.yaml:4:9: webhook.port: must be an integer from 0 to 65535',
-      'config.yaml:5:3: webhook.certname: unknown key; expected one of bindAddress, port, certDir, certName, keyName, clientCAName, tlsMinVersion, maxRequestBytes, certPollSeconds',
+      'config.yaml:5:3: webhook.certname: unknown key; expected one of bindAddress, port, certDir, certName, keyName, clientCAName, tlsMinVersion, cipherSuites, maxRequestBytes, certPollSeconds',
       'config.yaml:6:12: webhook.keyName: must be a file name inside certDir, without slashes',
       'config.yaml:7:15: log.level: must be one of trace, debug, info, warn, error, fatal',
     ]);
+  });
+
+  it('takes TLS 1.2 cipher suites by IANA or OpenSSL name, and names the allowed ones on one line otherwise', () => {
+    const header = 'apiVersion: shaper-gen.io/v1alpha1\nkind: ServerConfig\n';
+    const config = parseServerConfig(`${header}webhook: { cipherSuites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, ECDHE-ECDSA-AES128-SHA] }\n`);
+    expect(config.webhook.cipherSuites).toEqual(['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'ECDHE-ECDSA-AES128-SHA']);
+    expect(() => parseServerConfig(`${header}webhook: { cipherSuites: [AES128-SHA] }\n`, 'config.yaml')).toThrow(
+      new ServerConfigError([`config.yaml:3:27: webhook.cipherSuites[0]: must be one of ${CIPHER_SUITE_NAMES.join(', ')}`]),
+    );
   });
 
   it('lets flags override single keys without dropping the file’s others', () => {

@@ -1,0 +1,140 @@
+/** Runs the built `shaper-gen serve` as a child process on loopback, with a ServerConfig and a CA-signed certificate in a temp dir. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, request, type HttpResult } from './admission-server.js';
+import { REPO_ROOT } from './fixture-project.js';
+import { createTestCA, type TestCA } from './pki.js';
+
+const CLI = path.join(REPO_ROOT, 'dist/bin/shaper-gen.js');
+
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** The JSON log lines among the output. */
+  logs(): Record<string, any>[];
+  readonly exited: Promise<number | null>;
+}
+
+export function serve(args: string[], options: { cwd?: string } = {}): ServeProcess {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return {
+    child,
+    output: () => output,
+    logs: () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)),
+    exited: once(child, 'exit').then(([code]) => code as number | null),
+  };
+}
+
+/** Polls /readyz?verbose until it passes, the process exits, or 20 s pass; returns what it last read. */
+export async function waitReady(healthPort: number, server: ServeProcess): Promise<string> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const res = await getPlain(healthPort, '/readyz?verbose').catch(() => undefined);
+    if (res?.status === 200 || Date.now() > until || server.child.exitCode !== null) return res?.text ?? server.output();
+    await sleep(100);
+  }
+}
+
+export function getPlain(port: number, urlPath: string): Promise<HttpResult> {
+  return request(http, { host: '127.0.0.1', port, path: urlPath, agent: false }, undefined);
+}
+
+export interface ServeConfigOptions {
+  handlers?: string[];
+  expectedPaths?: string[];
+  drainSeconds?: number;
+  timeoutSeconds?: number;
+  /** More top-level YAML, or `webhook` keys through `webhookExtra`. */
+  extra?: string;
+  webhookExtra?: string;
+}
+
+export interface ServeConfig {
+  file: string;
+  port: number;
+  health: number;
+  metrics: number;
+}
+
+/** A directory with a serving certificate (tls.crt, tls.key for localhost and 127.0.0.1) and room for configs. */
+export class ServeDir {
+  private constructor(
+    readonly dir: string,
+    readonly ca: TestCA,
+  ) {}
+
+  static async create(): Promise<ServeDir> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-serve-'));
+    const ca = await createTestCA();
+    const serving = await ca.issue({ commonName: 'localhost', hosts: ['localhost', '127.0.0.1'] });
+    writeFileSync(path.join(dir, 'tls.crt'), serving.cert);
+    writeFileSync(path.join(dir, 'tls.key'), serving.key);
+    return new ServeDir(dir, ca);
+  }
+
+  async writeConfig(options: ServeConfigOptions = {}): Promise<ServeConfig> {
+    const [port, health, metrics] = [await freePort(), await freePort(), await freePort()];
+    const file = path.join(this.dir, `config-${port}.yaml`);
+    const handlers = options.handlers ?? ['dist/sample/webhooks.generated.js'];
+    const expectedPaths = options.expectedPaths ?? ['/mutate-assignment', '/mutate-profile', '/validate-assignment', '/validate-profile'];
+    writeFileSync(
+      file,
+      `apiVersion: shaper-gen.io/v1alpha1
+kind: ServerConfig
+handlers: [${handlers.join(', ')}]
+expectedPaths: [${expectedPaths.join(', ')}]
+webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${this.dir}${options.webhookExtra ? `, ${options.webhookExtra}` : ''} }
+health: { bindAddress: 127.0.0.1, port: ${health} }
+metrics: { bindAddress: 127.0.0.1, port: ${metrics} }
+shutdown: { drainSeconds: ${options.drainSeconds ?? 1}, timeoutSeconds: ${options.timeoutSeconds ?? 5} }
+${options.extra ?? ''}`,
+    );
+    return { file, port, health, metrics };
+  }
+
+  /** POSTs a JSON body to the webhook port, verifying the server against the test CA. */
+  post(port: number, urlPath: string, body: unknown, agent: https.Agent | false = false): Promise<HttpResult> {
+    const text = JSON.stringify(body);
+    return request(
+      https,
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        method: 'POST',
+        ca: this.ca.cert,
+        servername: 'localhost',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) },
+      },
+      text,
+    );
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Polls `condition` every 20 ms until it holds or `ms` pass; returns whether it held. */
+export async function until(condition: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await condition()) return true;
+    await sleep(20);
+  }
+  return condition();
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
