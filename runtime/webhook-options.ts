@@ -131,7 +131,7 @@ export const MAX_MATCH_CONDITIONS = 64;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const WEBHOOK_PATH = /^\/(validate|mutate)-[a-z0-9]([-a-z0-9._/]*[a-z0-9])?$/;
+const MAX_DNS_SUBDOMAIN = 253;
 const API_VERSION = /^[a-z0-9]+$/;
 const RESOURCE_PART = /^(\*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
 const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -145,7 +145,27 @@ export function formatOptionPath(path: OptionPath): string {
 }
 
 export function defaultWebhookName(path: string): string {
-  return `${path.replace(/^\//, '').replace(/[/_.]/g, '-')}.${DEFAULT_NAME_SUFFIX}`;
+  return `${path.replace(/^\//, '').replace(/[/.]/g, '-')}.${DEFAULT_NAME_SUFFIX}`;
+}
+
+/**
+ * What is wrong with a webhook path, if anything. The API server requires each
+ * segment after the leading "/" to be a lowercase RFC 1123 subdomain
+ * (k8s.io/apiserver pkg/util/webhook ValidateWebhookService); the prefix
+ * `/validate-` or `/mutate-` and no trailing "/" are this project's rules.
+ */
+function pathProblem(path: string): string | undefined {
+  if (!/^\/(validate|mutate)-/.test(path)) return `path "${path}" must be "/validate-<name>" or "/mutate-<name>"`;
+  if (path.endsWith('/')) return `path "${path}" must not end with "/"`;
+  const segments = path.slice(1).split('/');
+  for (const [i, segment] of segments.entries()) {
+    if (segment === '') return `path "${path}": segment[${i}] may not be empty (no "//")`;
+    if (segment.length > MAX_DNS_SUBDOMAIN) return `path "${path}": segment[${i}] is ${segment.length} characters; the API server allows at most ${MAX_DNS_SUBDOMAIN} per segment`;
+    if (!DNS_SUBDOMAIN.test(segment)) {
+      return `path "${path}": segment[${i}] "${segment}" must be a lowercase RFC 1123 subdomain (letters, digits, "-" and ".", beginning and ending with a letter or digit), as the API server requires of every path segment`;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -174,7 +194,14 @@ export function resolveWebhookOptions(raw: unknown): { webhook?: ResolvedWebhook
   }
 
   const mutating = raw.mutating;
-  if (typeof raw.path === 'string' && typeof mutating === 'boolean' && WEBHOOK_PATH.test(raw.path)) {
+  const pathIsValid = typeof raw.path === 'string' && pathProblem(raw.path) === undefined;
+  if (pathIsValid && raw.name === undefined) {
+    const name = defaultWebhookName(raw.path as string);
+    if (name.length > MAX_DNS_SUBDOMAIN) {
+      report(['path'], `the default webhook name "${name}" derived from this path is ${name.length} characters, over the ${MAX_DNS_SUBDOMAIN} the API server allows: set \`name\` or shorten the path`);
+    }
+  }
+  if (typeof raw.path === 'string' && typeof mutating === 'boolean' && pathIsValid) {
     const prefix = mutating ? '/mutate-' : '/validate-';
     if (!raw.path.startsWith(prefix)) {
       report(['path'], `a ${mutating ? 'mutating' : 'validating'} webhook's path must start with "${prefix}", got "${raw.path}"`);
@@ -222,10 +249,18 @@ export function checkWebhookSet(webhooks: readonly ResolvedWebhook[]): { index: 
     else found.push({ index, problem: { path: ['path'], message: `duplicate webhook path "${webhook.path}"` } });
 
     const nameKey = `${webhook.mutating ? 'mutating' : 'validating'}/${webhook.configuration ?? ''}/${webhook.name}`;
-    if (names.get(nameKey) === undefined) names.set(nameKey, index);
-    else {
+    const other = names.get(nameKey);
+    if (other === undefined) names.set(nameKey, index);
+    else if (webhooks[other]!.path !== webhook.path) {
       const where = webhook.configuration ? `configuration "${webhook.configuration}"` : 'the default configuration';
-      found.push({ index, problem: { path: ['name'], message: `duplicate webhook name "${webhook.name}" in ${where}` } });
+      const defaulted = (w: ResolvedWebhook) => w.name === defaultWebhookName(w.path);
+      const first = webhooks[other]!;
+      if (defaulted(webhook) && defaulted(first)) {
+        found.push({
+          index,
+          problem: { path: ['path'], message: `paths "${first.path}" and "${webhook.path}" give the same default webhook name "${webhook.name}" in ${where}: set \`name\` on one of them` },
+        });
+      } else found.push({ index, problem: { path: ['name'], message: `duplicate webhook name "${webhook.name}" in ${where}` } });
     }
   });
   return found;
@@ -254,9 +289,8 @@ const FIELDS = {
     required: true,
     check: (value, path, report) => {
       if (!expectString(value, path, report)) return;
-      if (!WEBHOOK_PATH.test(value)) {
-        report(path, `path "${value}" must be "/validate-<name>" or "/mutate-<name>" using lower-case letters, digits, "-", ".", "_" and "/"`);
-      }
+      const problem = pathProblem(value);
+      if (problem) report(path, problem);
     },
   },
   mutating: {
@@ -268,7 +302,7 @@ const FIELDS = {
   name: {
     check: (value, path, report) => {
       if (!expectString(value, path, report)) return;
-      if (value.length > 253 || !DNS_SUBDOMAIN.test(value) || value.split('.').length < 3) {
+      if (value.length > MAX_DNS_SUBDOMAIN || !DNS_SUBDOMAIN.test(value) || value.split('.').length < 3) {
         report(path, `name "${value}" must be a lower-case DNS subdomain with at least three segments, like "validate-profile.shaper.io"`);
       }
     },
@@ -375,15 +409,27 @@ function checkRule(rule: unknown, path: OptionPath, report: Report): void {
     }
   });
   const resources = rule.resources;
-  if (Array.isArray(resources) && resources.length > 1) {
-    const at = [...path, 'resources'];
-    if (resources.includes('*/*')) report(at, 'resources containing "*/*" must not list other resources');
-    else if (resources.includes('*') && resources.some((r) => typeof r === 'string' && r !== '*' && !r.includes('/'))) {
-      report(at, 'resources containing "*" must not list other resources without a subresource');
-    }
-  }
+  if (Array.isArray(resources) && resources.length > 1) checkResourceWildcards(resources.filter((r): r is string => typeof r === 'string'), [...path, 'resources'], report);
   list('operations', (operation, at) => enumField(OPERATIONS)(operation, at, report));
   if (rule.scope !== undefined) enumField(SCOPES)(rule.scope, [...path, 'scope'], report);
+}
+
+/** The API server's wildcard rules for a rule's resources (admissionregistration validation, validateResources). */
+function checkResourceWildcards(resources: readonly string[], at: OptionPath, report: Report): void {
+  if (resources.includes('*/*')) return report(at, 'resources containing "*/*" must not list other resources');
+  if (resources.includes('*') && resources.some((r) => r !== '*' && !r.includes('/'))) {
+    report(at, 'resources containing "*" must not list other resources without a subresource');
+  }
+  const wildcardSubresources = new Set<string>();
+  const wildcardResources = new Set<string>();
+  resources.forEach((entry, i) => {
+    const [resource, subresource] = entry.split('/', 2) as [string, string | undefined];
+    if (subresource === undefined) return;
+    if (wildcardSubresources.has(resource)) report([...at, i], `"${entry}" is already covered by "${resource}/*"`);
+    if (wildcardResources.has(subresource)) report([...at, i], `"${entry}" is already covered by "*/${subresource}"`);
+    if (subresource === '*') wildcardSubresources.add(resource);
+    if (resource === '*') wildcardResources.add(subresource);
+  });
 }
 
 function checkSelector(value: unknown, path: OptionPath, report: Report): void {

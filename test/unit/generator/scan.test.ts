@@ -198,10 +198,36 @@ export class Extra { validateCreate() {} }`,
       }),
     ).toEqual([
       'src/two.ts:2:18: duplicate webhook path "/validate-x"',
-      'src/two.ts:2:165: duplicate webhook name "validate-x.shaper-gen.io" in the default configuration',
       'src/two.ts:5:7: class Hidden with @Webhook must be a named export (export class …) so the server can register it',
       'src/two.ts:7:14: mutating webhook class Wrong must implement default(obj, ctx)',
       "src/two.ts:8:1: @Webhook must be called with exactly one options object: @Webhook({ path, mutating, rules })",
+    ]);
+  });
+
+  it("reports what the API server would refuse at the decorator: path segments, default names too long or colliding", async () => {
+    const long = 'a'.repeat(240);
+    expect(
+      await problems({
+        'src/paths.ts': `import { Webhook } from 'shaper-gen';
+@Webhook({ path: '/validate-foo_bar', mutating: false, rules: [${RULE}] })
+export class Underscore { validateCreate() {} }
+@Webhook({ path: '/validate-a//b', mutating: false, rules: [${RULE}] })
+export class Empty { validateCreate() {} }
+@Webhook({ path: '/validate-c/-d', mutating: false, rules: [${RULE}] })
+export class Dash { validateCreate() {} }
+@Webhook({ path: '/validate-${long}', mutating: false, rules: [${RULE}] })
+export class Long { validateCreate() {} }
+@Webhook({ path: '/validate-e.f', mutating: false, rules: [${RULE}] })
+export class Dotted { validateCreate() {} }
+@Webhook({ path: '/validate-e-f', mutating: false, rules: [${RULE}] })
+export class Dashed { validateCreate() {} }`,
+      }),
+    ).toEqual([
+      'src/paths.ts:2:18: path "/validate-foo_bar": segment[0] "validate-foo_bar" must be a lowercase RFC 1123 subdomain (letters, digits, "-" and ".", beginning and ending with a letter or digit), as the API server requires of every path segment',
+      'src/paths.ts:4:18: path "/validate-a//b": segment[1] may not be empty (no "//")',
+      'src/paths.ts:6:18: path "/validate-c/-d": segment[1] "-d" must be a lowercase RFC 1123 subdomain (letters, digits, "-" and ".", beginning and ending with a letter or digit), as the API server requires of every path segment',
+      `src/paths.ts:8:18: the default webhook name "validate-${long}.shaper-gen.io" derived from this path is 263 characters, over the 253 the API server allows: set \`name\` or shorten the path`,
+      'src/paths.ts:12:18: paths "/validate-e.f" and "/validate-e-f" give the same default webhook name "validate-e-f.shaper-gen.io" in the default configuration: set `name` on one of them',
     ]);
   });
 

@@ -10,6 +10,9 @@ import {
 const rule = { groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles'], operations: ['CREATE'] };
 const validating = { path: '/validate-profile', mutating: false, rules: [rule] };
 
+const rfc1123 = (path: string, index: number, segment: string) =>
+  `path: path "${path}": segment[${index}] "${segment}" must be a lowercase RFC 1123 subdomain (letters, digits, "-" and ".", beginning and ending with a letter or digit), as the API server requires of every path segment`;
+
 function problemsOf(options: unknown): string[] {
   return resolveWebhookOptions(options).problems.map((p) => `${formatOptionPath(p.path)}: ${p.message}`);
 }
@@ -77,7 +80,20 @@ describe('validation errors', () => {
     ['unknown option', { ...validating, verbs: ['create'] }, [expect.stringMatching(/^verbs: unknown option "verbs"; known options: path, mutating, name/) as unknown as string]],
     ['path prefix vs mutating', { ...validating, mutating: true }, ['path: a mutating webhook\'s path must start with "/mutate-", got "/validate-profile"']],
     ['path prefix vs validating', { ...validating, path: '/mutate-x' }, ['path: a validating webhook\'s path must start with "/validate-", got "/mutate-x"']],
-    ['path charset', { ...validating, path: '/validate-Profile!' }, [expect.stringContaining('path: path "/validate-Profile!" must be "/validate-<name>" or "/mutate-<name>"') as unknown as string]],
+    ['path charset', { ...validating, path: '/validate-Profile!' }, [rfc1123('/validate-Profile!', 0, 'validate-Profile!')]],
+    ['path segment with "_"', { ...validating, path: '/validate-foo_bar' }, [rfc1123('/validate-foo_bar', 0, 'validate-foo_bar')]],
+    ['path with an empty segment', { ...validating, path: '/validate-a//b' }, ['path: path "/validate-a//b": segment[1] may not be empty (no "//")']],
+    ['path segment starting with "-"', { ...validating, path: '/validate-c/-d' }, [rfc1123('/validate-c/-d', 1, '-d')]],
+    ['path segment ending with "."', { ...validating, path: '/validate-c/d.' }, [rfc1123('/validate-c/d.', 1, 'd.')]],
+    ['path ending with "/"', { ...validating, path: '/validate-c/' }, ['path: path "/validate-c/" must not end with "/"']],
+    ['path segment over 253 characters', { ...validating, path: `/validate-${'a'.repeat(250)}` }, [`path: path "/validate-${'a'.repeat(250)}": segment[0] is 259 characters; the API server allows at most 253 per segment`]],
+    [
+      'default name over 253 characters',
+      { ...validating, path: `/validate-${'a'.repeat(240)}` },
+      [`path: the default webhook name "validate-${'a'.repeat(240)}.shaper-gen.io" derived from this path is 263 characters, over the 253 the API server allows: set \`name\` or shorten the path`],
+    ],
+    ['resources under "x/*"', { ...validating, rules: [{ ...rule, resources: ['pods/*', 'pods/log'] }] }, ['rules[0].resources[1]: "pods/log" is already covered by "pods/*"']],
+    ['resources under "*/x"', { ...validating, rules: [{ ...rule, resources: ['*/status', 'pods/status'] }] }, ['rules[0].resources[1]: "pods/status" is already covered by "*/status"']],
     ['path without prefix', { ...validating, path: '/profile' }, [expect.stringContaining('path: path "/profile" must be') as unknown as string]],
     ['mutating not boolean', { ...validating, mutating: 'yes' }, ['mutating: mutating must be true or false, got "yes"']],
     ['name with two segments', { ...validating, name: 'profile.io' }, [expect.stringContaining('name: name "profile.io" must be a lower-case DNS subdomain with at least three segments') as unknown as string]],
@@ -141,5 +157,14 @@ describe('checkWebhookSet', () => {
       { index: 1, problem: { path: ['name'], message: 'duplicate webhook name "validate-profile.shaper-gen.io" in the default configuration' } },
     ]);
     expect(checkWebhookSet([a, { ...b, configuration: 'second' }])).toEqual([]);
+  });
+  it('says so when two paths give the same default name, at the path', () => {
+    const dotted = resolved({ ...validating, path: '/validate-a.b' });
+    const slashed = resolved({ ...validating, path: '/validate-a/b' });
+    const dashed = resolved({ ...validating, path: '/validate-a-b' });
+    expect(checkWebhookSet([dotted, slashed, dashed])).toEqual([
+      { index: 1, problem: { path: ['path'], message: 'paths "/validate-a.b" and "/validate-a/b" give the same default webhook name "validate-a-b.shaper-gen.io" in the default configuration: set `name` on one of them' } },
+      { index: 2, problem: { path: ['path'], message: 'paths "/validate-a.b" and "/validate-a-b" give the same default webhook name "validate-a-b.shaper-gen.io" in the default configuration: set `name` on one of them' } },
+    ]);
   });
 });
