@@ -50,7 +50,7 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
   mkdirSync(path.join(dir, 'node_modules'));
   symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
   mkdirSync(path.join(dir, 'charts/shaper-webhooks/templates'), { recursive: true });
-  for (const name of ['Chart.yaml', 'values.yaml', 'templates/_helpers.tpl']) {
+  for (const name of ['Chart.yaml', 'values.yaml', 'values.schema.json', 'templates/_helpers.tpl']) {
     cpSync(path.join(REPO_ROOT, 'charts/shaper-webhooks', name), path.join(dir, 'charts/shaper-webhooks', name));
   }
   for (const [name, content] of Object.entries(files)) project.write(name, content);

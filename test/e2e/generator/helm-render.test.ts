@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runManifests } from '../../../generator/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate, type K8sObject } from '../../support/helm.js';
+import { createTestCA } from '../../support/pki.js';
 
 const HOOKS = `import { Webhook } from 'shaper-gen';
 const rules = [{ groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles', 'profiles/status'], operations: ['CREATE', 'UPDATE'], scope: 'Namespaced' }] as const;
@@ -113,12 +114,32 @@ describe('generated webhook configurations rendered by helm', () => {
   });
 
   it('use caBundle from values when cert-manager is off', async () => {
-    const objects = await helmTemplate(chart, { set: { 'certManager.enabled': false, 'webhook.caBundle': 'Q0EK' } });
+    const caBundle = Buffer.from((await createTestCA()).cert).toString('base64');
+    const objects = await helmTemplate(chart, { set: { 'certManager.enabled': false, 'webhook.caBundle': caBundle } });
     const validating = findObject(objects, 'ValidatingWebhookConfiguration');
     expect(validating.metadata.annotations).toBeUndefined();
     expect(webhooksOf(objects, 'ValidatingWebhookConfiguration', validating.metadata.name)[0].clientConfig).toEqual({
       service: { name: 'shaper-shaper-webhooks', namespace: 'shaper-system', port: 443, path: '/validate-profile' },
-      caBundle: 'Q0EK',
+      caBundle,
+    });
+  });
+
+  it('refuse at render what the API server would refuse at install: a URL with user information, query or fragment, a caBundle that is not base64 PEM', async () => {
+    const renderError = (set: Record<string, unknown>) => helmTemplate(chart, { set }).then(() => 'rendered', (error: { stderr: string }) => error.stderr.trim());
+    for (const url of ['http://webhooks.example.com', 'https://user:pw@webhooks.example.com', 'https://webhooks.example.com/?x=1', 'https://webhooks.example.com/#frag', 'https://', 'https://host/a b']) {
+      expect(await renderError({ 'webhook.url': url }), url).toMatch(/^Error: values don't meet the specifications of the schema\(s\) in the following chart\(s\):\nshaper-webhooks:\n- at '\/webhook\/url': '.*' does not match pattern/);
+    }
+    expect(await renderError({ 'webhook.url': 'https://webhooks.example.com:8443/base' })).toBe('rendered');
+    expect(await renderError({ 'certManager.enabled': false, 'webhook.caBundle': 'not-base64' })).toMatch(/- at '\/webhook\/caBundle': 'not-base64' does not match pattern/);
+    expect(await renderError({ 'certManager.enabled': false, 'webhook.caBundle': 'Q0EK' })).toMatch(
+      /^Error: execution error at \(shaper-webhooks\/templates\/(validating|mutating)-webhook-configuration.yaml:\d+:\d+\): webhook.caBundle must be the base64 of a PEM bundle of CA certificates \(-----BEGIN CERTIFICATE-----\)\n/,
+    );
+  });
+
+  it('name kube-system once in the deadlock guard when installed there', async () => {
+    const objects = await helmTemplate(chart, { namespace: 'kube-system' });
+    expect(webhooksOf(objects, 'MutatingWebhookConfiguration', 'shaper-shaper-webhooks')[0].namespaceSelector).toEqual({
+      matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }],
     });
   });
 

@@ -232,7 +232,7 @@ describe('the rendered chart, decoded strictly into the API types', () => {
   const chart = path.join(repo, 'charts/shaper-webhooks');
   const variants: Record<string, Record<string, unknown>> = {
     defaults: {},
-    'own CA bundle and URL': { 'certManager.enabled': false, 'webhook.caBundle': 'Q0EK', 'webhook.url': 'https://webhooks.example.com:8443' },
+    'own CA bundle and URL': { 'certManager.enabled': false, 'webhook.caBundle': Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64'), 'webhook.url': 'https://webhooks.example.com:8443' },
     'no namespace guard, NetworkPolicy and ServiceMonitor': { 'webhook.excludeSystemNamespaces': false, 'networkPolicy.enabled': true, 'serviceMonitor.enabled': true },
   };
   for (const [name, set] of Object.entries(variants)) {
