@@ -17,6 +17,19 @@ export function diagnosticAt(node: ts.Node, message: string): Diagnostic {
   return { file: sourceFile.fileName, line: line + 1, column: character + 1, message };
 }
 
+/**
+ * A problem at a character inside a string literal (a CEL error's column): the
+ * literal's own position when it holds escapes, whose source columns differ
+ * from the value's.
+ */
+export function diagnosticInString(node: ts.Node, offset: number, message: string): Diagnostic {
+  const plain = (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && node.getText().slice(1, -1) === node.text;
+  if (!plain) return diagnosticAt(node, message);
+  const sourceFile = node.getSourceFile();
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile) + 1 + offset);
+  return { file: sourceFile.fileName, line: line + 1, column: character + 1, message };
+}
+
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) => compareText(a.file, b.file) || a.line - b.line || a.column - b.column || compareText(a.message, b.message),

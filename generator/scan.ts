@@ -12,7 +12,8 @@ import {
   type OptionPath,
   type ResolvedWebhook,
 } from '../runtime/webhook-options.js';
-import { diagnosticAt, type Diagnostic } from './diagnostics.js';
+import { checkMatchConditions } from './cel.js';
+import { diagnosticAt, diagnosticInString, type Diagnostic } from './diagnostics.js';
 import { evaluateStatically } from './evaluate.js';
 import { buildScanProgram } from './program.js';
 
@@ -107,6 +108,13 @@ function readDecorator(
     diagnostics.push(diagnosticAt(node, `${problem.message}${context}`));
   }
   if (!webhook) return undefined;
+  const celProblems = webhook.matchConditions?.length ? checkMatchConditions(webhook.matchConditions) : [];
+  for (const problem of celProblems) {
+    const node = locate(['matchConditions', problem.index, 'expression']);
+    const context = inOtherFile(node) ? ` (in @Webhook of ${classNode.name?.text ?? 'anonymous class'})` : '';
+    diagnostics.push(diagnosticInString(node, problem.offset, `${problem.message}${context}`));
+  }
+  if (celProblems.length > 0) return undefined;
 
   const className = classNode.name?.text;
   const exported = ts.getCombinedModifierFlags(classNode) & ts.ModifierFlags.Export;

@@ -231,6 +231,28 @@ export class Dashed { validateCreate() {} }`,
     ]);
   });
 
+  it('compiles matchConditions as the API server does: syntax errors and non-bool results at their column, Kubernetes library calls passed', async () => {
+    expect(
+      await problems({
+        'src/cel.ts': `import { Webhook } from 'shaper-gen';
+@Webhook({ path: '/validate-cel', mutating: false, rules: [${RULE}], matchConditions: [
+  { name: 'syntax', expression: 'object.metadata.name ==' },
+  { name: 'not-bool', expression: 'object.metadata.name' },
+  { name: 'no-field', expression: "request.nope == 'x'" },
+  { name: 'namespace-field', expression: "namespaceObject.metadata.nope == 'x'" },
+  { name: 'fine', expression: "!request.userInfo.username.startsWith('system:') && has(object.metadata.labels)" },
+  { name: 'kubernetes-library', expression: "authorizer.group('').resource('pods').check('get').allowed() && url('https://x').getHost() == 'x'" },
+] })
+export class Cel { validateCreate() {} }`,
+      }),
+    ).toEqual([
+      'src/cel.ts:3:57: matchConditions[0].expression: CEL compilation failed at column 24: Unexpected token: EOF',
+      'src/cel.ts:4:36: matchConditions[1].expression must evaluate to bool but got dyn',
+      'src/cel.ts:5:44: matchConditions[2].expression: CEL compilation failed at column 9: No such key: nope',
+      'src/cel.ts:6:68: matchConditions[3].expression: CEL compilation failed at column 26: No such key: nope',
+    ]);
+  });
+
   it('writes nothing when any problem exists', async () => {
     await problems({
       'src/ok.ts': `import { Webhook } from 'shaper-gen';
