@@ -8,7 +8,7 @@ import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import { GenerationError, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
-import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel } from './model.js';
+import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
 import { loadTemplates } from './render.js';
 import { scanWebhooks, type DecoratedWebhook } from './scan.js';
 
@@ -46,6 +46,10 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   files.push({
     path: path.join(chartTemplates, '_webhook-paths.tpl'),
     content: templates.webhookPaths(pathsModel(webhooks.map((w) => w.webhook), chartName)),
+  });
+  files.push({
+    path: path.join(chartTemplates, '_rbac-rules.tpl'),
+    content: templates.rbacRules(rbacRulesModel(webhooks.map((w) => w.webhook), chartName)),
   });
   if (config.handlersModule) {
     files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });

@@ -1,5 +1,6 @@
 /** Turns scanned webhooks into the sorted, plain data the templates render. */
 import path from 'node:path';
+import { mergeRbacRules } from '../runtime/rbac-options.js';
 import type { LabelSelector, ResolvedWebhook } from '../runtime/webhook-options.js';
 import { compareText } from './diagnostics.js';
 import { sortedEntries } from './render.js';
@@ -15,6 +16,7 @@ export function helmHelpers(chartName: string) {
     fullname: `include "${chartName}.fullname" $`,
     labels: `include "${chartName}.labels" $`,
     webhookPaths: `${chartName}.webhookPaths`,
+    rbacRules: `${chartName}.rbacRules`,
   };
 }
 
@@ -64,6 +66,13 @@ export function pathsModel(webhooks: readonly ResolvedWebhook[], chartName: stri
   return {
     helperName: helmHelpers(chartName).webhookPaths,
     paths: webhooks.map((w) => w.path).sort(compareText),
+  };
+}
+
+export function rbacRulesModel(webhooks: readonly ResolvedWebhook[], chartName: string) {
+  return {
+    helperName: helmHelpers(chartName).rbacRules,
+    rules: mergeRbacRules(webhooks.flatMap((w) => w.rbac)).map((rule) => ({ ...rule, resourceNames: rule.resourceNames ?? null })),
   };
 }
 

@@ -13,6 +13,7 @@ type Template = (context: object) => string;
 export interface Templates {
   readonly webhookConfigurations: Template;
   readonly webhookPaths: Template;
+  readonly rbacRules: Template;
   readonly handlersIndex: Template;
 }
 
@@ -34,6 +35,7 @@ export function loadTemplates(dir = path.join(packageRoot(), 'templates')): Temp
   templates = {
     webhookConfigurations: compile('webhook-configurations.yaml.hbs'),
     webhookPaths: compile('webhook-paths.tpl.hbs'),
+    rbacRules: compile('rbac-rules.tpl.hbs'),
     handlersIndex: compile('handlers-index.ts.hbs'),
   };
   cache.set(dir, templates);

@@ -6,6 +6,7 @@
  * maps each problem's option path back to a source location); the runtime
  * applies it when a class is decorated. Nothing else lists the options.
  */
+import { checkRbacRules, type RbacRule } from './rbac-options.js';
 
 export const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT', '*'] as const;
 export const SCOPES = ['Cluster', 'Namespaced', '*'] as const;
@@ -88,6 +89,12 @@ export interface WebhookOptions {
   readonly objectSelector?: LabelSelector;
   /** At most 64, with unique names. */
   readonly matchConditions?: readonly MatchCondition[];
+  /**
+   * API access the handler's lookups need (`ctx.kube`), like kubebuilder's
+   * `+kubebuilder:rbac` markers: `shaper-gen manifests` merges every webhook's
+   * rules into the chart's ClusterRole for the server's ServiceAccount.
+   */
+  readonly rbac?: readonly RbacRule[];
 }
 
 export interface ResolvedRule {
@@ -115,6 +122,7 @@ export interface ResolvedWebhook {
   readonly namespaceSelector: LabelSelector | undefined;
   readonly objectSelector: LabelSelector | undefined;
   readonly matchConditions: readonly MatchCondition[] | undefined;
+  readonly rbac: readonly RbacRule[];
 }
 
 /** Where in the options a problem is: `['rules', 0, 'operations', 1]`. */
@@ -234,6 +242,7 @@ export function resolveWebhookOptions(raw: unknown): { webhook?: ResolvedWebhook
     namespaceSelector: options.namespaceSelector,
     objectSelector: options.objectSelector,
     matchConditions: options.matchConditions,
+    rbac: options.rbac ?? [],
   };
   return { webhook, problems };
 }
@@ -377,6 +386,7 @@ const FIELDS = {
       });
     },
   },
+  rbac: { check: checkRbacRules },
 } satisfies { readonly [K in keyof Required<WebhookOptions>]: Field };
 
 /** The option names, in declaration order: exported for the generator's messages and docs. */

@@ -18,6 +18,8 @@ import { ApiProfileLookup, type ProfileLookup } from './profile-lookup.js';
   sideEffects: 'None',
   // One API read per request: 10 s covers a slow API server without holding requests for the 30 s maximum.
   timeoutSeconds: 10,
+  // The Profile lookup reads Profiles in the Assignment's namespace, which can be any: the chart's ClusterRole grants exactly this.
+  rbac: [{ groups: [GROUP], resources: ['profiles'], verbs: ['get'] }],
 })
 export class AssignmentValidator implements CustomValidator<Assignment> {
   constructor(private readonly profiles: ProfileLookup = new ApiProfileLookup()) {}

@@ -18,7 +18,7 @@ const ALL_ON = {
   serviceMonitor: { enabled: true, labels: { release: 'kube-prometheus' } },
   'certManager.issuerRef': { name: 'corp-ca', kind: 'ClusterIssuer' },
   serviceAccount: { create: true, name: 'webhooks-sa' },
-  rbac: { create: true, rules: [{ apiGroups: ['shaper.io'], resources: ['profiles', 'assignments'], verbs: ['get'] }] },
+  rbac: { create: true, extraRules: [{ apiGroups: ['shaper.io'], resources: ['assignments'], verbs: ['list'] }] },
   priorityClassName: 'system-cluster-critical',
 };
 
@@ -151,7 +151,10 @@ describe('shaper-webhooks chart', () => {
     expect(findObject(objects, 'Service', `${FULLNAME}-metrics`).metadata.labels['app.kubernetes.io/component']).toBe('metrics');
     expect(deploymentOf(objects).spec.template.spec.serviceAccountName).toBe('webhooks-sa');
     expect(deploymentOf(objects).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
-    expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules[0].resources).toEqual(['profiles', 'assignments']);
+    expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules).toEqual([
+      { apiGroups: ['shaper.io'], resources: ['profiles'], verbs: ['get'] },
+      { apiGroups: ['shaper.io'], resources: ['assignments'], verbs: ['list'] },
+    ]);
   });
 
   it('rejects values the schema does not know or of the wrong type, and a grace period shorter than the drain', async () => {

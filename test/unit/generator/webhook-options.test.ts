@@ -40,6 +40,7 @@ describe('defaults', () => {
       namespaceSelector: undefined,
       objectSelector: undefined,
       matchConditions: undefined,
+      rbac: [],
     });
   });
 
@@ -68,6 +69,7 @@ describe('defaults', () => {
       namespaceSelector: { matchLabels: { team: 'a' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] },
       objectSelector: { matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] },
       matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
+      rbac: [{ groups: [''], resources: ['namespaces'], verbs: ['get'] }],
     };
     expect(resolved(options)).toEqual({ ...options, rules: options.rules });
   });
