@@ -3,7 +3,7 @@ import { selfAliases } from './vitest.config.js';
 
 // The cluster suite (kindEnv): one environment per file, long start-up, never in parallel.
 export default defineConfig({
-  resolve: { conditions: ['shaper-gen-source'], alias: selfAliases },
+  resolve: { alias: selfAliases },
   test: {
     include: ['test/cluster/**/*.test.ts'],
     pool: 'forks',

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ts } from 'ts-morph';
+import { compareText } from './compare-text.js';
 
 /** A problem found in a source or config file, printed as `file:line:col: message`. */
 export interface Diagnostic {
@@ -42,9 +43,6 @@ export function formatDiagnostic(diagnostic: Diagnostic, cwd = process.cwd()): s
 }
 
 /** Locale-independent ordering, so output does not depend on the machine. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Thrown when generation must stop; carries every problem found. */
 export class GenerationError extends Error {

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { withGeneratorPackages } from './generator-packages.js';
 
 export interface ManifestsFlags {
   config?: string;
@@ -13,7 +14,6 @@ export function manifestsCommand(): Command {
     .option('--check', 'exit 1 if the committed generated files are stale; write nothing')
     .option('--stdout', 'print the generated files instead of writing them')
     .action(async (flags: ManifestsFlags) => {
-      const { runManifests } = await import('./run-manifests.js');
-      process.exitCode = await runManifests(flags);
+      process.exitCode = await withGeneratorPackages(async () => (await import('./run-manifests.js')).runManifests(flags));
     });
 }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
+import { chartContractProblems } from './chart-contract.js';
 import { GenerationError, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
@@ -36,6 +37,8 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const chartName = readChartName(config.chartDir);
   const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
   if (diagnostics.length > 0) throw new GenerationError(sortDiagnostics(diagnostics));
+  const chartProblems = chartContractProblems(config.chartDir, chartName, webhooks.some((w) => w.webhook.rbac.length > 0));
+  if (chartProblems.length > 0) throw new GenerationError(chartProblems);
 
   const templates = loadTemplates();
   const chartTemplates = path.join(config.chartDir, 'templates');
@@ -63,7 +66,10 @@ function readChartName(chartDir: string): string {
   try {
     chart = parseYaml(readFileSync(chartFile, 'utf8'));
   } catch (error) {
-    throw new GenerationError([{ file: chartFile, line: 1, column: 1, message: `cannot read the chart: ${(error as Error).message}` }]);
+    const message = (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? 'no chart here: run `shaper-gen init` to scaffold one, or set chartDir in shaper.yaml'
+      : `cannot read the chart: ${(error as Error).message}`;
+    throw new GenerationError([{ file: chartFile, line: 1, column: 1, message }]);
   }
   const name = (chart as { name?: unknown } | null)?.name;
   if (typeof name !== 'string' || name === '') {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { mergeRbacRules } from '../runtime/rbac-options.js';
 import type { LabelSelector, ResolvedWebhook } from '../runtime/webhook-options.js';
-import { compareText } from './diagnostics.js';
+import { compareText } from './compare-text.js';
 import { sortedEntries } from './render.js';
 import type { DecoratedWebhook } from './scan.js';
 

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { compareText } from './diagnostics.js';
+import { compareText } from './compare-text.js';
 import { packageRoot } from './package-root.js';
 
 type Template = (context: object) => string;

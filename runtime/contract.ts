@@ -91,7 +91,7 @@ export type Warnings = readonly string[] | void | undefined;
  * without a method is allowed. CONNECT reaches the handler only through
  * `validateConnect`. Deny by throwing `Denied`, `Forbidden` or `Invalid`.
  */
-export interface CustomValidator<T extends KubernetesObject = KubernetesObject> {
+export interface CustomValidator<T extends object = KubernetesObject> {
   validateCreate?(obj: T, ctx: AdmissionContext): Warnings | Promise<Warnings>;
   validateUpdate?(oldObj: T, obj: T, ctx: AdmissionContext): Warnings | Promise<Warnings>;
   validateDelete?(oldObj: T, ctx: AdmissionContext): Warnings | Promise<Warnings>;
@@ -103,7 +103,7 @@ export interface CustomValidator<T extends KubernetesObject = KubernetesObject> 
  * replacement; the server answers with the JSON Patch between the two. It must
  * be idempotent: the API server may call it again (reinvocationPolicy IfNeeded).
  */
-export interface CustomDefaulter<T extends KubernetesObject = KubernetesObject> {
+export interface CustomDefaulter<T extends object = KubernetesObject> {
   default(obj: T, ctx: AdmissionContext): void | T | Promise<void | T>;
 }
 

@@ -11,6 +11,12 @@ export type HandlerFor<O extends { readonly mutating: boolean }> = O['mutating']
     ? CustomValidator<any>
     : CustomDefaulter<any> | CustomValidator<any>;
 
+/**
+ * A generic options parameter turns off TypeScript's excess-property check, so
+ * an unknown key (`timeoutSecond: 5`) is made a type error here, in the editor.
+ */
+type KnownOptionsOnly<O> = O & { readonly [K in Exclude<keyof O, keyof WebhookOptions>]: never };
+
 type HandlerClass<O extends WebhookOptions> = abstract new (...args: any[]) => HandlerFor<O>;
 
 /**
@@ -22,7 +28,7 @@ type HandlerClass<O extends WebhookOptions> = abstract new (...args: any[]) => H
  *
  * @shaperGenMarker webhook
  */
-export function Webhook<const O extends WebhookOptions>(options: O) {
+export function Webhook<const O extends WebhookOptions>(options: KnownOptionsOnly<O>) {
   const webhook = resolveOrThrow(options);
   return <C extends HandlerClass<O>>(target: C, context?: ClassDecoratorContext<C>): void => {
     if (context !== undefined && context.kind !== 'class') {

@@ -13,7 +13,7 @@ interface ServeFlags {
   dev?: boolean;
 }
 
-function portNumber(value: string): number {
+export function portNumber(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535');
   return port;

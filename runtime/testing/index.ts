@@ -12,7 +12,7 @@ import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubeCl
 import { webhookOf } from '../decorator.js';
 import type { ResolvedWebhook } from '../webhook-options.js';
 
-export interface RequestInput<T extends KubernetesObject = KubernetesObject> {
+export interface RequestInput<T extends object = KubernetesObject> {
   operation?: AdmissionOperation;
   object?: T;
   oldObject?: T;
@@ -32,9 +32,12 @@ export interface RequestInput<T extends KubernetesObject = KubernetesObject> {
 let uidCounter = 0;
 
 /** An AdmissionReview request as the API server would send it; kind and resource come from the object and the webhook's rules. */
-export function admissionRequest<T extends KubernetesObject>(input: RequestInput<T>, webhook?: ResolvedWebhook): AdmissionRequest {
+export function admissionRequest<T extends object>(input: RequestInput<T>, webhook?: ResolvedWebhook): AdmissionRequest {
   const operation = input.operation ?? (input.oldObject && input.object ? 'UPDATE' : input.oldObject ? 'DELETE' : 'CREATE');
-  const sample = input.object ?? input.oldObject;
+  // Typed models (e.g. @kubernetes/client-node's V1ConfigMap) are plain objects on the wire.
+  const object = input.object as KubernetesObject | undefined;
+  const oldObject = input.oldObject as KubernetesObject | undefined;
+  const sample = object ?? oldObject;
   const kind = input.kind ?? kindOf(sample);
   return {
     uid: input.uid ?? `00000000-0000-4000-8000-${String(++uidCounter).padStart(12, '0')}`,
@@ -47,19 +50,19 @@ export function admissionRequest<T extends KubernetesObject>(input: RequestInput
     namespace: input.namespace ?? sample?.metadata?.namespace,
     operation,
     userInfo: input.userInfo ?? { username: 'test-user', groups: ['system:authenticated'] },
-    object: operation === 'DELETE' ? null : (input.object ?? null),
-    oldObject: input.oldObject ?? null,
+    object: operation === 'DELETE' ? null : (object ?? null),
+    oldObject: oldObject ?? null,
     dryRun: input.dryRun ?? false,
     options: input.options ?? null,
   };
 }
 
 /** A whole AdmissionReview body, for HTTP tests. */
-export function admissionReview<T extends KubernetesObject>(input: RequestInput<T>, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1', webhook?: ResolvedWebhook): AdmissionReview {
+export function admissionReview<T extends object>(input: RequestInput<T>, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1', webhook?: ResolvedWebhook): AdmissionReview {
   return { apiVersion, kind: 'AdmissionReview', request: admissionRequest(input, webhook) };
 }
 
-export interface Decision<T extends KubernetesObject = KubernetesObject> {
+export interface Decision<T extends object = KubernetesObject> {
   allowed: boolean;
   /** status.code of a denial (or 200 when allowed). */
   code: number;
@@ -83,7 +86,7 @@ export interface RunOptions {
 }
 
 /** Runs a decorated handler (class or instance) on one request, as `shaper-gen serve` would. */
-export async function runWebhook<T extends KubernetesObject>(handler: WebhookHandler | (new () => WebhookHandler), input: RequestInput<T>, options: RunOptions = {}): Promise<Decision<T>> {
+export async function runWebhook<T extends object>(handler: WebhookHandler | (new () => WebhookHandler), input: RequestInput<T>, options: RunOptions = {}): Promise<Decision<T>> {
   const instance = typeof handler === 'function' ? new handler() : handler;
   const webhook = webhookOf(instance.constructor);
   if (!webhook) throw new TypeError(`${instance.constructor.name} is not decorated with @Webhook`);

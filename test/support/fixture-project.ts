@@ -26,6 +26,13 @@ sources: ["src/**/*.ts"]
 handlersModule: src/webhooks.generated.ts
 `;
 
+/** tsconfig "paths" to this checkout's sources, as the repository's own tsconfig.json has them. */
+const SOURCE_PATHS = Object.fromEntries(
+  Object.entries(
+    JSON.parse(readFileSync(path.join(REPO_ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths as Record<string, string[]>,
+  ).map(([name, [target]]) => [name, [path.join(REPO_ROOT, target!)]]),
+);
+
 export function createFixtureProject(files: Record<string, string>, options: FixtureOptions = {}): FixtureProject {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-fixture-'));
   const project: FixtureProject = {
@@ -38,21 +45,23 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
-  const conditions = options.resolveTo === 'dist' ? [] : ['shaper-gen-source'];
+  const paths = options.resolveTo === 'dist' ? undefined : SOURCE_PATHS;
   project.write(
     'tsconfig.json',
     JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, skipLibCheck: true, customConditions: conditions },
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, skipLibCheck: true, paths },
       include: ['src'],
     }),
   );
   if (options.shaperYaml !== null) project.write('shaper.yaml', options.shaperYaml ?? DEFAULT_SHAPER_YAML);
   mkdirSync(path.join(dir, 'node_modules'));
   symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
-  mkdirSync(path.join(dir, 'charts/shaper-webhooks/templates'), { recursive: true });
-  for (const name of ['Chart.yaml', 'values.yaml', 'values.schema.json', 'templates/_helpers.tpl']) {
-    cpSync(path.join(REPO_ROOT, 'charts/shaper-webhooks', name), path.join(dir, 'charts/shaper-webhooks', name));
-  }
+  symlinkSync(path.join(REPO_ROOT, 'node_modules/@kubernetes'), path.join(dir, 'node_modules/@kubernetes'), 'dir');
+  const generated = /(^_webhook-paths\.tpl|^_rbac-rules\.tpl|webhook-configuration\.yaml)$/;
+  cpSync(path.join(REPO_ROOT, 'charts/shaper-webhooks'), path.join(dir, 'charts/shaper-webhooks'), {
+    recursive: true,
+    filter: (source) => !generated.test(path.basename(source)),
+  });
   for (const [name, content] of Object.entries(files)) project.write(name, content);
   return project;
 }

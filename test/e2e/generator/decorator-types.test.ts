@@ -10,7 +10,12 @@ let output: string;
 
 beforeAll(() => {
   project = createFixtureProject({
-    'src/good.ts': `import { Webhook, type CustomDefaulter, type CustomValidator, type KubernetesObject } from 'shaper-gen';
+    'src/good.ts': `import type { V1ConfigMap, V1Deployment } from '@kubernetes/client-node';
+import { Webhook, type CustomDefaulter, type CustomValidator, type KubernetesObject } from 'shaper-gen';
+@Webhook({ path: '/mutate-deployment', mutating: true, rules: ${RULES} })
+export class DeploymentDefaulter implements CustomDefaulter<V1Deployment> { default(d: V1Deployment) { d.spec!.replicas ??= 1; } }
+@Webhook({ path: '/validate-configmap', mutating: false, rules: ${RULES} })
+export class ConfigMapValidator implements CustomValidator<V1ConfigMap> { validateCreate(c: V1ConfigMap) { return c.data ? [] : ['empty']; } }
 @Webhook({ path: '/mutate-good', mutating: true, rules: ${RULES} })
 export class GoodDefaulter implements CustomDefaulter { default(obj: KubernetesObject) { obj.metadata ??= {}; } }
 @Webhook({ path: '/validate-good', mutating: false, rules: ${RULES} })
@@ -19,7 +24,9 @@ export class GoodValidator implements CustomValidator { validateDelete() { retur
 @Webhook({ path: '/mutate-bad', mutating: true, rules: ${RULES} })
 export class MissingDefault { validateCreate() {} }
 @Webhook({ path: '/validate-bad', mutating: false, rules: ${RULES}, failurePolicy: 'Sometimes' })
-export class BadPolicy { validateCreate() {} }`,
+export class BadPolicy { validateCreate() {} }
+@Webhook({ path: '/validate-typo', mutating: false, rules: ${RULES}, timeoutSecond: 5 })
+export class Typo { validateCreate() {} }`,
   });
   const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
   output = spawnSync(process.execPath, [tsc, '-p', '.', '--noEmit', '--pretty', 'false'], { cwd: project.dir, encoding: 'utf8' }).stdout;
@@ -29,6 +36,14 @@ afterAll(() => project.remove());
 describe('@Webhook types', () => {
   it('accept well-formed defaulters and validators', () => {
     expect(output).not.toContain('src/good.ts');
+  });
+
+  it('accept @kubernetes/client-node models as the object type', () => {
+    expect(output).not.toContain('src/good.ts');
+  });
+
+  it('reject an option key the schema does not know', () => {
+    expect(output).toMatch(/^src\/bad\.ts\(6,\d+\): error TS2322: Type 'number' is not assignable to type 'never'\./m);
   });
 
   it('reject a mutating webhook class without default(), and option values outside the enums', () => {

@@ -122,4 +122,27 @@ export class Bad { validateCreate() {} }`);
     ]);
     expect(await runManifests({ check: true }, project.dir)).toBe(1);
   });
+
+  it('names what a chart lacks for the generated templates (a `helm create` chart, renamed helpers) and writes nothing', async () => {
+    project.write('charts/shaper-webhooks/values.yaml', 'replicaCount: 1\nservice:\n  port: 80\ncertManager: {}\n');
+    project.write('charts/shaper-webhooks/templates/_helpers.tpl', '{{- define "team-guard.fullname" -}}x{{- end }}\n{{- define "shaper-webhooks.labels" -}}{{- end }}\n');
+    project.write('charts/shaper-webhooks/templates/certificate.yaml', '');
+    project.write('charts/shaper-webhooks/templates/rbac.yaml', '');
+    project.write('src/lookup.ts', `import { Webhook } from 'shaper-gen';
+@Webhook({ path: '/validate-lookup', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['pods'], operations: ['CREATE'] }], rbac: [{ groups: [''], resources: ['namespaces'], verbs: ['get'] }] })
+export class Lookup { validateCreate() {} }`);
+    expect(await runManifests({}, project.dir)).toBe(1);
+    const contract = '(see "Chart contract" in the shaper-gen README)';
+    expect(printed(error).split('\n')).toEqual([
+      `charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare certManager.enabled, which the generated webhook configurations read ${contract}`,
+      `charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare webhook.url, which the generated webhook configurations read ${contract}`,
+      `charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare webhook.caBundle, which the generated webhook configurations read ${contract}`,
+      `charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare webhook.excludeSystemNamespaces, which the generated webhook configurations read ${contract}`,
+      `charts/shaper-webhooks/templates/_helpers.tpl:1:1: no template defines "shaper-webhooks.fullname", which the generated webhook configurations include (helpers are named after Chart.yaml's name "shaper-webhooks") ${contract}`,
+      `charts/shaper-webhooks/templates:1:1: no template makes the cert-manager Certificate "<fullname>-serving-cert" whose CA cainjector injects into the generated webhook configurations ${contract}`,
+      `charts/shaper-webhooks/templates:1:1: webhooks declare rbac, but no template includes "shaper-webhooks.rbacRules": the server's ServiceAccount would not get those permissions ${contract}`,
+      'shaper-gen: 7 problem(s); nothing was written',
+    ]);
+    for (const file of GENERATED) expect(() => project.read(file)).toThrow(/ENOENT/);
+  });
 });

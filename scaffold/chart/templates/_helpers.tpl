@@ -1,0 +1,76 @@
+{{/* Chart name, truncated to the 63 characters of a DNS label. */}}
+{{- define "__NAME__.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Resource name prefix: the release name, plus the chart name unless the release name contains it. */}}
+{{- define "__NAME__.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "__NAME__.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "__NAME__.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "__NAME__.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "__NAME__.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{- define "__NAME__.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "__NAME__.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* Where the serving-cert Secret is mounted: controller-runtime's default cert dir. */}}
+{{- define "__NAME__.certDir" -}}
+/tmp/k8s-webhook-server/serving-certs
+{{- end }}
+
+{{/*
+The ServerConfig `shaper-gen serve` reads. expectedPaths comes from the generated
+_webhook-paths.tpl, so the server refuses readiness if the image lacks a handler
+that the webhook configurations call.
+*/}}
+{{- define "__NAME__.serverConfig" -}}
+{{- $s := .Values.server -}}
+apiVersion: shaper-gen.io/v1alpha1
+kind: ServerConfig
+handlers:
+  {{- toYaml $s.handlers | nindent 2 }}
+expectedPaths:
+  {{- include "__NAME__.webhookPaths" . | nindent 2 }}
+webhook:
+  port: {{ $s.ports.webhook }}
+  certDir: {{ include "__NAME__.certDir" . }}
+  certName: tls.crt
+  keyName: tls.key
+  clientCAName: {{ $s.clientCAName | quote }}
+  tlsMinVersion: {{ $s.tlsMinVersion | quote }}
+  cipherSuites: {{- toYaml $s.cipherSuites | nindent 4 }}
+  maxRequestBytes: {{ int64 $s.maxRequestBytes }}
+health:
+  port: {{ $s.ports.health }}
+metrics:
+  port: {{ $s.ports.metrics }}
+shutdown:
+  drainSeconds: {{ $s.shutdown.drainSeconds }}
+  timeoutSeconds: {{ $s.shutdown.timeoutSeconds }}
+log:
+  level: {{ $s.log.level }}
+{{- end }}

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// Vitest 4.1 on Vite 7 (pinned in package.json): Vite 7 transforms TypeScript with
+// esbuild, which lowers the TC39 decorators @Webhook uses; Vite 8's Oxc does not.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+  },
+});

@@ -1,0 +1,113 @@
+/**
+ * From `npm install shaper-gen` to a chart, as a user in their own repository:
+ * the packed package installed into a fresh npm project outside this checkout,
+ * `shaper-gen init`, a webhook for a core resource typed with
+ * @kubernetes/client-node, then the user's own scripts, helm lint and template.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../support/fixture-project.js';
+import { findObject, helmLint, helmTemplate } from '../../support/helm.js';
+
+const run = promisify(execFile);
+const NAME = 'team-guard';
+let work: string;
+let project: string;
+let packed: string[];
+let initOutput: string;
+
+const sh = (command: string, args: string[], cwd = project) =>
+  run(command, args, { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', NO_COLOR: '1', FORCE_COLOR: '0' } });
+
+const SECRET_VALIDATOR = `import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { Forbidden, Webhook, type AdmissionContext, type CustomValidator } from 'shaper-gen';
+
+@Webhook({
+  path: '/validate-secret',
+  mutating: false,
+  rules: [{ groups: [''], versions: ['v1'], resources: ['secrets'], operations: ['DELETE'], scope: 'Namespaced' }],
+  objectSelector: { matchLabels: { 'team-guard.example.com/protected': 'true' } },
+  rbac: [{ groups: [''], resources: ['namespaces'], verbs: ['get'] }],
+})
+export class SecretValidator implements CustomValidator<V1Secret> {
+  async validateDelete(secret: V1Secret, ctx: AdmissionContext): Promise<void> {
+    const namespace: V1Namespace = await ctx.kube.api(CoreV1Api).readNamespace({ name: secret.metadata!.namespace! });
+    if (namespace.status?.phase !== 'Terminating') throw Forbidden('protected Secrets go with their namespace only');
+  }
+}
+`;
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-user-'));
+  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO_ROOT);
+  const [pack] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
+  packed = pack.files.map((f) => f.path).sort();
+  project = path.join(work, NAME);
+  await sh('mkdir', [project], work);
+  await sh('npm', ['init', '-y']);
+  await sh('npm', ['install', path.join(work, pack.filename)]);
+  initOutput = (await sh('npx', ['shaper-gen', 'init'])).stdout;
+}, 300_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the published package', () => {
+  it('holds what users run and nothing else: no sample, tests, source maps or source-only exports', () => {
+    const outside = packed.filter((file) => !/^(dist\/(bin|generator|runtime)\/|templates\/|scaffold\/|package\.json$|README\.md$|LICENSE$)/.test(file));
+    expect(outside).toEqual([]);
+    expect(packed.filter((file) => !file.startsWith('scaffold/') && /\.map$|\.test\.|(^|\/)sample\//.test(file))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+    for (const [subpath, targets] of Object.entries(manifest.exports)) {
+      if (typeof targets === 'string') continue;
+      expect(Object.keys(targets), subpath).toEqual(['types', 'default']);
+      for (const target of Object.values(targets)) expect(packed, `${subpath} → ${target}`).toContain(target.replace(/^\.\//, ''));
+    }
+  });
+});
+
+describe('shaper-gen init in a fresh npm project', () => {
+  it('writes the project, installs it and generates the chart', () => {
+    expect(initOutput).toContain(`for chart "${NAME}"`);
+    expect(initOutput).toContain(`wrote charts/${NAME}/templates/validating-webhook-configuration.yaml`);
+    const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, any>;
+    expect(manifest.type).toBe('module');
+    expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'dev', 'manifests', 'manifests:check', 'test', 'typecheck']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@kubernetes/client-node', 'shaper-gen']);
+    expect(Object.keys(manifest.devDependencies)).toEqual(expect.arrayContaining(['ts-morph', 'handlebars', '@marcbachmann/cel-js', 'typescript', 'vitest', 'vite']));
+  });
+
+  it('passes its own checks untouched: npm test, manifests --check, typecheck, helm lint', async () => {
+    expect((await sh('npm', ['test'])).stdout).toMatch(/Tests\s+4 passed/);
+    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks)');
+    await sh('npm', ['run', 'typecheck']);
+    expect(await helmLint(path.join(project, 'charts', NAME))).toContain('0 chart(s) failed');
+  });
+
+  it('never overwrites: a second init writes nothing and lists the file the user changed', async () => {
+    const file = path.join(project, 'src/webhooks/configmap-validator.ts');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}// changed by the user\n`);
+    const { stdout } = await sh('npx', ['shaper-gen', 'init', '--no-install']);
+    expect(stdout).toContain('0 file(s) written');
+    expect(stdout).toContain('kept as they are (--force overwrites):\n    src/webhooks/configmap-validator.ts\n');
+  });
+
+  it('serves a core-resource webhook typed with @kubernetes/client-node: generated, tested, typechecked, rendered with its RBAC', async () => {
+    writeFileSync(path.join(project, 'src/webhooks/secret-validator.ts'), SECRET_VALIDATOR);
+    await sh('npm', ['run', 'manifests']);
+    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('(3 webhooks)');
+    await sh('npm', ['run', 'typecheck']);
+    await sh('npm', ['run', 'build']);
+    expect((await sh('npm', ['test'])).stdout).toMatch(/Tests\s+4 passed/);
+    const objects = await helmTemplate(path.join(project, 'charts', NAME), { release: 'guard', namespace: 'guard-system' });
+    const validating = findObject(objects, 'ValidatingWebhookConfiguration', `guard-${NAME}`);
+    expect(validating.webhooks.map((w: { clientConfig: { service: { path: string } } }) => w.clientConfig.service.path)).toEqual(['/validate-configmap', '/validate-secret']);
+    expect(findObject(objects, 'ClusterRole', `guard-${NAME}-lookups`).rules).toEqual([{ apiGroups: [''], resources: ['namespaces'], verbs: ['get'] }]);
+    const config = findObject(objects, 'ConfigMap', `guard-${NAME}-config`).data['config.yaml'] as string;
+    expect(config).toContain('handlers:\n  - dist/webhooks.generated.js\n');
+    expect(readFileSync(path.join(project, 'dist/webhooks.generated.js'), 'utf8')).toContain('SecretValidator');
+  });
+});
