@@ -4,14 +4,18 @@
  * `shaper-gen init`, a webhook for a core resource typed with
  * @kubernetes/client-node, then the user's own scripts, helm lint and template.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import https from 'node:https';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/fixture-project.js';
+import { freePort, request } from '../../support/admission-server.js';
 import { findObject, helmLint, helmTemplate } from '../../support/helm.js';
+import { until } from '../../support/serve-process.js';
 
 const run = promisify(execFile);
 const NAME = 'team-guard';
@@ -110,4 +114,28 @@ describe('shaper-gen init in a fresh npm project', () => {
     expect(config).toContain('handlers:\n  - dist/webhooks.generated.js\n');
     expect(readFileSync(path.join(project, 'dist/webhooks.generated.js'), 'utf8')).toContain('SecretValidator');
   });
+
+  it('dev loop: a webhook added to a source is served seconds later without a manual step', async () => {
+    const port = await freePort();
+    const dev = spawn(process.execPath, ['node_modules/shaper-gen/dist/bin/shaper-gen.js', 'dev', '--port', String(port)], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    dev.stdout!.on('data', (chunk) => (output += chunk));
+    dev.stderr!.on('data', (chunk) => (output += chunk));
+    const status = async (urlPath: string) =>
+      (await request(https, { host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' } }, '{}').catch(() => undefined))?.status;
+    try {
+      expect(await until(async () => (await status('/validate-configmap')) === 400, 90_000), output).toBe(true);
+      expect(await status('/validate-namespace')).toBe(404);
+      writeFileSync(path.join(project, 'src/webhooks/namespace-validator.ts'), `import type { V1Namespace } from '@kubernetes/client-node';
+import { Webhook, type CustomValidator } from 'shaper-gen';
+@Webhook({ path: '/validate-namespace', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['namespaces'], operations: ['DELETE'], scope: 'Cluster' }] })
+export class NamespaceValidator implements CustomValidator<V1Namespace> { validateDelete(): void {} }
+`);
+      expect(await until(async () => (await status('/validate-namespace')) === 400, 90_000), output).toBe(true);
+      expect(output).toMatch(/"paths":\["\/validate-configmap","\/mutate-deployment","\/validate-secret","\/validate-namespace"\]|"paths":\[[^\]]*"\/validate-namespace"/);
+    } finally {
+      dev.kill('SIGTERM');
+      await once(dev, 'exit');
+    }
+  }, 200_000);
 });
