@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { LOG_LEVELS, type LogLevel } from '../config/log-levels.js';
 import type { ServerConfigOverrides } from '../config/server-config.js';
 
 interface ServeFlags {
@@ -9,7 +10,7 @@ interface ServeFlags {
   healthPort?: number;
   metricsPort?: number;
   bindAddress?: string;
-  logLevel?: string;
+  logLevel?: LogLevel;
   dev?: boolean;
 }
 
@@ -29,22 +30,26 @@ export function serveCommand(): Command {
     .option('--health-port <port>', 'health probe port, 0 to disable (default 8081)', portNumber)
     .option('--metrics-port <port>', 'metrics port, 0 to disable (default 8080)', portNumber)
     .option('--bind-address <address>', 'address every listener binds')
-    .option('--log-level <level>', 'trace, debug, info, warn, error or fatal')
+    .addOption(new Option('--log-level <level>', 'log level').choices(LOG_LEVELS))
     .option('--dev', 'local use only: self-signed in-memory certificate, loopback only')
     .action(async (flags: ServeFlags) => {
-      const [{ serveUntilSignalled }, { ServerConfigError }] = await Promise.all([import('../server/serve.js'), import('../config/server-config.js')]);
+      const [{ serveUntilSignalled }, { ServerConfigError }, { RegistrationError }] = await Promise.all([
+        import('../server/serve.js'),
+        import('../config/server-config.js'),
+        import('../server/registry.js'),
+      ]);
       const bind = flags.bindAddress;
       const overrides: ServerConfigOverrides = {
         handlers: flags.handlers,
         webhook: { certDir: flags.certDir, port: flags.port, bindAddress: bind },
         health: { port: flags.healthPort, bindAddress: bind },
         metrics: { port: flags.metricsPort, bindAddress: bind },
-        log: flags.logLevel ? { level: flags.logLevel as 'info' } : undefined,
+        log: flags.logLevel ? { level: flags.logLevel } : undefined,
       };
       try {
         await serveUntilSignalled({ configFile: flags.config, overrides, dev: flags.dev });
       } catch (error) {
-        const message = error instanceof ServerConfigError || (error as Error).name === 'RegistrationError' ? (error as Error).message : (error as Error).stack;
+        const message = error instanceof ServerConfigError || error instanceof RegistrationError ? error.message : (error as Error).stack;
         process.stderr.write(`shaper-gen serve: ${message}\n`);
         process.exit(1);
       }

@@ -3,6 +3,7 @@
  * Kubernetes objects), its defaults and its validation. Ports follow the
  * kubebuilder convention: webhook 9443, health 8081, metrics 8080.
  */
+import { LOG_LEVELS, type LogLevel } from './log-levels.js';
 import { readFile } from 'node:fs/promises';
 import { CIPHER_SUITE_NAMES } from '../tls/cipher-suites.js';
 import { readYamlConfig, type Schema } from '../yaml-schema.js';
@@ -44,7 +45,7 @@ export interface ServerConfig {
     /** Then: stop accepting, and wait at most this long for requests in flight. */
     timeoutSeconds: number;
   };
-  log: { level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' };
+  log: { level: LogLevel };
 }
 
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {
@@ -100,7 +101,7 @@ const SCHEMA = {
       type: 'object',
       fields: { drainSeconds: { type: 'integer', min: 0, max: 600 }, timeoutSeconds: { type: 'integer', min: 0, max: 600 } },
     },
-    log: { type: 'object', fields: { level: { type: 'enum', values: ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] } } },
+    log: { type: 'object', fields: { level: { type: 'enum', values: LOG_LEVELS } } },
   },
 } as const satisfies Schema;
 

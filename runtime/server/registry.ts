@@ -49,8 +49,13 @@ export async function importWebhookClasses(modules: readonly string[], cwd = pro
   const classes: unknown[] = [];
   for (const specifier of modules) {
     const file = path.resolve(cwd, specifier);
-    // A file (relative to cwd, as in the chart's `dist/sample/webhooks.generated.js`) wins over a package of that name.
-    const url = existsSync(file) || specifier.startsWith('.') || path.isAbsolute(specifier) ? pathToFileURL(file).href : specifier;
+    if (/\.(m|c)?tsx?$/.test(specifier)) {
+      throw new RegistrationError(`handlers module ${specifier} is TypeScript: compile it first (npm run build) and pass the .js file, e.g. ${specifier.replace(/^(\.\/)?src\//, 'dist/').replace(/\.(m|c)?tsx?$/, '.js')}`);
+    }
+    // A path (relative to cwd, as in the chart's `dist/sample/webhooks.generated.js`) is a file; a bare name is a package.
+    const isPath = existsSync(file) || specifier.startsWith('.') || path.isAbsolute(specifier) || /\.(m|c)?js$/.test(specifier);
+    if (isPath && !existsSync(file)) throw new RegistrationError(`handlers module ${specifier}: no such file (in ${cwd}; run npm run build, or fix --handlers / handlers in the config)`);
+    const url = isPath ? pathToFileURL(file).href : specifier;
     let module: Record<string, unknown>;
     try {
       module = (await import(url)) as Record<string, unknown>;

@@ -7,7 +7,7 @@ import { DEFAULT_SERVER_CONFIG, loadServerConfig, mergeServerConfig, type Server
 import { LazyKubeClient } from '../kube-client.js';
 import { createLogger } from '../log.js';
 import { containProcessFaults } from './process-faults.js';
-import { importWebhookClasses, registerWebhooks } from './registry.js';
+import { importWebhookClasses, RegistrationError, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 
 export interface ServeOptions {
@@ -35,7 +35,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     config = mergeServerConfig(config, { webhook: loopback(config.webhook.bindAddress), health: loopback(config.health.bindAddress), metrics: loopback(config.metrics.bindAddress) });
   }
   const log = options.log ?? createLogger(config.log.level);
-  if (config.handlers.length === 0) throw new Error('no handlers modules configured: set `handlers` in the config or pass --handlers');
+  if (config.handlers.length === 0) throw new RegistrationError('no handlers: pass --handlers <compiled module> (e.g. dist/webhooks.generated.js) or set handlers in the config');
 
   const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '));
   // Only --dev needs certificate generation (and its libraries).
