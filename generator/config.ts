@@ -16,8 +16,8 @@ export interface GeneratorConfig {
   readonly sources: readonly string[];
   readonly exclude: readonly string[];
   readonly chartDir: string;
-  /** The generated module that exports every decorated class, or undefined for none. */
-  readonly handlersModule: string | undefined;
+  /** The generated module that exports every decorated class. */
+  readonly handlersModule: string;
 }
 
 const SCHEMA = {
@@ -60,8 +60,9 @@ export function loadGeneratorConfig(configFile: string | undefined, cwd = proces
 }
 
 function resolveConfig(root: string, configFile: string | undefined, value: Record<string, unknown>): GeneratorConfig {
-  const handlersModule = value.handlersModule as string | undefined;
-  const handlersExclude = handlersModule ? [handlersModule] : [];
+  // Always written: `serve` needs it. Without a setting, beside the sources.
+  const handlersModule = (value.handlersModule as string | undefined) ?? (existsSync(path.join(root, 'src')) ? 'src/webhooks.generated.ts' : 'webhooks.generated.ts');
+  const handlersExclude = [handlersModule];
   return {
     root,
     configFile,
@@ -69,6 +70,6 @@ function resolveConfig(root: string, configFile: string | undefined, value: Reco
     sources: (value.sources as string[] | undefined) ?? DEFAULTS.sources,
     exclude: [...((value.exclude as string[] | undefined) ?? DEFAULTS.exclude), ...handlersExclude],
     chartDir: path.resolve(root, (value.chartDir as string | undefined) ?? DEFAULTS.chartDir),
-    handlersModule: handlersModule ? path.resolve(root, handlersModule) : undefined,
+    handlersModule: path.resolve(root, handlersModule),
   };
 }

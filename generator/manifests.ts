@@ -54,9 +54,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     path: path.join(chartTemplates, '_rbac-rules.tpl'),
     content: templates.rbacRules(rbacRulesModel(webhooks.map((w) => w.webhook), chartName)),
   });
-  if (config.handlersModule) {
-    files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
-  }
+  files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
   return { files, webhooks, scannedFiles: sources.length, candidateFiles };
 }
 

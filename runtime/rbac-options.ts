@@ -4,6 +4,7 @@
  * `shaper-gen manifests` merges every webhook's rules into the chart's
  * ClusterRole; the runtime only validates them.
  */
+import { didYouMean } from './did-you-mean.js';
 
 /** One RBAC PolicyRule the handler's ServiceAccount needs (through `ctx.kube`). */
 export interface RbacRule {
@@ -38,7 +39,7 @@ export function checkRbacRules(value: unknown, path: readonly (string | number)[
     const at = [...path, i];
     if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return report(at, 'rbac rule must be an object {groups, resources, verbs}');
     for (const key of Object.keys(rule)) {
-      if (!RULE_KEYS.includes(key)) report([...at, key], `unknown key "${key}" in rbac rule; expected ${RULE_KEYS.join(', ')}`);
+      if (!RULE_KEYS.includes(key)) report([...at, key], `unknown key "${key}" in rbac rule; ${didYouMean(key, RULE_KEYS)}expected ${RULE_KEYS.join(', ')}`);
     }
     const list = (key: string, required: boolean, valid: (item: string) => boolean, expected: string) => {
       const items = (rule as Record<string, unknown>)[key];

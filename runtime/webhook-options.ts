@@ -6,6 +6,7 @@
  * maps each problem's option path back to a source location); the runtime
  * applies it when a class is decorated. Nothing else lists the options.
  */
+import { didYouMean } from './did-you-mean.js';
 import { checkRbacRules, type RbacRule } from './rbac-options.js';
 
 export const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT', '*'] as const;
@@ -189,7 +190,7 @@ export function resolveWebhookOptions(raw: unknown): { webhook?: ResolvedWebhook
     return { problems };
   }
   for (const key of Object.keys(raw)) {
-    if (!(key in FIELDS)) report([key], `unknown option "${key}"; known options: ${Object.keys(FIELDS).join(', ')}`);
+    if (!(key in FIELDS)) report([key], `unknown option "${key}"; ${didYouMean(key, Object.keys(FIELDS))}known options: ${Object.keys(FIELDS).join(', ')}`);
   }
   const resolved: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(FIELDS) as [keyof WebhookOptions, Field][]) {
@@ -532,7 +533,7 @@ function expectObject(
   }
   if (knownKeys) {
     for (const key of Object.keys(value)) {
-      if (!knownKeys.includes(key)) report([...path, key], `unknown key "${key}" in ${lastName(path)}; expected ${knownKeys.join(', ')}`);
+      if (!knownKeys.includes(key)) report([...path, key], `unknown key "${key}" in ${lastName(path)}; ${didYouMean(key, knownKeys)}expected ${knownKeys.join(', ')}`);
     }
   }
   return true;

@@ -2,6 +2,7 @@
  * Reads a YAML configuration file against a small declarative schema and
  * reports every unknown key and wrong type with its YAML path, line and column.
  */
+import { didYouMean } from './did-you-mean.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 
 export type Schema =
@@ -55,7 +56,7 @@ export function readYamlConfig(text: string, schema: Extract<Schema, { type: 'ob
           problems.push({
             ...position(pair.key as YamlNode),
             path: childPath,
-            message: `${childPath}: unknown key; expected one of ${Object.keys(spec.fields).join(', ')}`,
+            message: `${childPath}: unknown key; ${didYouMean(key, Object.keys(spec.fields))}expected one of ${Object.keys(spec.fields).join(', ')}`,
           });
           continue;
         }

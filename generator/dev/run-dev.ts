@@ -45,7 +45,7 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<numb
     }, SETTLE_MS);
   };
 
-  const generated = new Set([config.handlersModule].filter(Boolean));
+  const generated = new Set([config.handlersModule]);
   const watcher = watch(config.root, { recursive: true }, (_event, file) => {
     if (!file || !/\.(m?ts|tsx)$/.test(file) || /(^|[/\\])(node_modules|dist)[/\\]/.test(file)) return;
     if (generated.has(path.resolve(config.root, file))) return;

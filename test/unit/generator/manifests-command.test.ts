@@ -145,4 +145,15 @@ export class Lookup { validateCreate() {} }`);
     ]);
     for (const file of GENERATED) expect(() => project.read(file)).toThrow(/ENOENT/);
   });
+
+  it('writes the handlers module beside the sources when no shaper.yaml names one', async () => {
+    const bare = createFixtureProject({ 'src/hooks.ts': HOOKS }, { shaperYaml: null });
+    try {
+      expect(await runManifests({}, bare.dir)).toBe(0);
+      expect(printed(log)).toContain('wrote src/webhooks.generated.ts');
+      expect(bare.read('src/webhooks.generated.ts')).toContain("import { Alpha } from \"./hooks.js\";\nimport { Beta } from \"./hooks.js\";\nimport { Zeta } from \"./hooks.js\";\n");
+    } finally {
+      bare.remove();
+    }
+  });
 });

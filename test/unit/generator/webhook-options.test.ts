@@ -80,6 +80,7 @@ describe('validation errors', () => {
     ['non-object options', 'x', [': @Webhook expects an options object']],
     ['missing required options', {}, ['path: option "path" is required', 'mutating: option "mutating" is required', 'rules: option "rules" is required']],
     ['unknown option', { ...validating, verbs: ['create'] }, [expect.stringMatching(/^verbs: unknown option "verbs"; known options: path, mutating, name/) as unknown as string]],
+    ['mistyped option', { ...validating, timeoutSecond: 5 }, [expect.stringMatching(/^timeoutSecond: unknown option "timeoutSecond"; did you mean "timeoutSeconds"\? known options: path, /) as unknown as string]],
     ['path prefix vs mutating', { ...validating, mutating: true }, ['path: a mutating webhook\'s path must start with "/mutate-", got "/validate-profile"']],
     ['path prefix vs validating', { ...validating, path: '/mutate-x' }, ['path: a validating webhook\'s path must start with "/validate-", got "/mutate-x"']],
     ['path charset', { ...validating, path: '/validate-Profile!' }, [rfc1123('/validate-Profile!', 0, 'validate-Profile!')]],

@@ -34,7 +34,7 @@ describe('rbac option', () => {
       rbac: [{ groups: ['Shaper.io'], resources: ['Profiles'], verbs: ['GET'], resourceName: ['x'] }, { groups: [''], resources: ['pods'] }, 'get'],
     });
     expect(problems).toEqual([
-      { path: ['rbac', 0, 'resourceName'], message: 'unknown key "resourceName" in rbac rule; expected groups, resources, verbs, resourceNames' },
+      { path: ['rbac', 0, 'resourceName'], message: 'unknown key "resourceName" in rbac rule; did you mean "resourceNames"? expected groups, resources, verbs, resourceNames' },
       { path: ['rbac', 0, 'groups', 0], message: 'groups[0] "Shaper.io" must be "" (core), "*" or a DNS subdomain' },
       { path: ['rbac', 0, 'resources', 0], message: 'resources[0] "Profiles" must be a lower-case plural resource, "<resource>/<subresource>" or "*"' },
       { path: ['rbac', 0, 'verbs', 0], message: 'verbs[0] "GET" must be a lower-case verb like "get", "list", "watch", or "*"' },
