@@ -64,7 +64,7 @@ export interface WebhookOptions {
   readonly path: string;
   /** True for a defaulter (MutatingWebhookConfiguration), false for a validator. */
   readonly mutating: boolean;
-  /** Webhook name, a DNS subdomain of at least three segments. Default: `<path without '/'>.shaper-gen.io`. */
+  /** Webhook name, a DNS subdomain of at least three segments. Default: `<path without '/'>.<first rule group with a dot, else shaper-gen.io>`. */
   readonly name?: string;
   /**
    * The configuration object this webhook belongs to, as a DNS label: rendered as
@@ -153,8 +153,14 @@ export function formatOptionPath(path: OptionPath): string {
   );
 }
 
-export function defaultWebhookName(path: string): string {
-  return `${path.replace(/^\//, '').replace(/[/.]/g, '-')}.${DEFAULT_NAME_SUFFIX}`;
+/**
+ * `<path without "/", "/" and "." as "-">.<domain>`: the domain is the first
+ * API group of the rules that is a domain (the user's own, e.g. "shaper.io"),
+ * else shaper-gen.io (core and built-in groups like "apps").
+ */
+export function defaultWebhookName(path: string, rules: readonly { readonly groups: readonly string[] }[] = []): string {
+  const domain = rules.flatMap((rule) => rule.groups).find((group) => group.includes('.') && DNS_SUBDOMAIN.test(group)) ?? DEFAULT_NAME_SUFFIX;
+  return `${path.replace(/^\//, '').replace(/[/.]/g, '-')}.${domain}`;
 }
 
 /**
@@ -205,7 +211,7 @@ export function resolveWebhookOptions(raw: unknown): { webhook?: ResolvedWebhook
   const mutating = raw.mutating;
   const pathIsValid = typeof raw.path === 'string' && pathProblem(raw.path) === undefined;
   if (pathIsValid && raw.name === undefined) {
-    const name = defaultWebhookName(raw.path as string);
+    const name = defaultWebhookName(raw.path as string, Array.isArray(raw.rules) ? raw.rules.filter(hasGroups) : []);
     if (name.length > MAX_DNS_SUBDOMAIN) {
       report(['path'], `the default webhook name "${name}" derived from this path is ${name.length} characters, over the ${MAX_DNS_SUBDOMAIN} the API server allows: set \`name\` or shorten the path`);
     }
@@ -225,7 +231,7 @@ export function resolveWebhookOptions(raw: unknown): { webhook?: ResolvedWebhook
   const webhook: ResolvedWebhook = {
     path: options.path,
     mutating: options.mutating,
-    name: options.name ?? defaultWebhookName(options.path),
+    name: options.name ?? defaultWebhookName(options.path, options.rules),
     configuration: options.configuration,
     rules: options.rules.map((rule) => ({
       groups: [...rule.groups],
@@ -263,7 +269,7 @@ export function checkWebhookSet(webhooks: readonly ResolvedWebhook[]): { index: 
     if (other === undefined) names.set(nameKey, index);
     else if (webhooks[other]!.path !== webhook.path) {
       const where = webhook.configuration ? `configuration "${webhook.configuration}"` : 'the default configuration';
-      const defaulted = (w: ResolvedWebhook) => w.name === defaultWebhookName(w.path);
+      const defaulted = (w: ResolvedWebhook) => w.name === defaultWebhookName(w.path, w.rules);
       const first = webhooks[other]!;
       if (defaulted(webhook) && defaulted(first)) {
         found.push({
@@ -537,6 +543,10 @@ function expectObject(
     }
   }
   return true;
+}
+
+function hasGroups(rule: unknown): rule is { groups: string[] } {
+  return isPlainObject(rule) && Array.isArray(rule.groups) && rule.groups.every((group) => typeof group === 'string');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -41,7 +41,7 @@ export function oracleCases(cases: readonly FaultCase[], answers: readonly Answe
     body: answers[i]!.text,
     uid: fault.uid ?? answerUid(answers[i]!),
     mutating: fault.path === '/mutate-profile',
-    webhook: `${fault.path.slice(1)}.shaper-gen.io`,
+    webhook: `${fault.path.slice(1)}.example.io`,
     // Only a patch needs the object; a refused body may be too deep to serialise again.
     object: answers[i]!.text.includes('"patch"') ? readRequest(fault).object : undefined,
   }));

@@ -49,9 +49,6 @@ export async function importWebhookClasses(modules: readonly string[], cwd = pro
   const classes: unknown[] = [];
   for (const specifier of modules) {
     const file = path.resolve(cwd, specifier);
-    if (/\.(m|c)?tsx?$/.test(specifier)) {
-      throw new RegistrationError(`handlers module ${specifier} is TypeScript: compile it first (npm run build) and pass the .js file, e.g. ${specifier.replace(/^(\.\/)?src\//, 'dist/').replace(/\.(m|c)?tsx?$/, '.js')}`);
-    }
     // A path (relative to cwd, as in the chart's `dist/sample/webhooks.generated.js`) is a file; a bare name is a package.
     const isPath = existsSync(file) || specifier.startsWith('.') || path.isAbsolute(specifier) || /\.(m|c)?js$/.test(specifier);
     if (isPath && !existsSync(file)) throw new RegistrationError(`handlers module ${specifier}: no such file (in ${cwd}; run npm run build, or fix --handlers / handlers in the config)`);
@@ -60,7 +57,11 @@ export async function importWebhookClasses(modules: readonly string[], cwd = pro
     try {
       module = (await import(url)) as Record<string, unknown>;
     } catch (error) {
-      throw new RegistrationError(`cannot import handlers module ${specifier}: ${(error as Error).message}`);
+      // Node strips types but cannot run decorators: decorated TypeScript must be compiled.
+      const hint = /\.(m|c)?tsx?$/.test(specifier)
+        ? `; compile it first (npm run build) and pass the .js file, e.g. ${specifier.replace(/^(\.\/)?src\//, 'dist/').replace(/\.(m|c)?tsx?$/, '.js')}`
+        : '';
+      throw new RegistrationError(`cannot import handlers module ${specifier}: ${(error as Error).message.split('\n')[0]}${hint}`);
     }
     if (!Array.isArray(module.webhooks)) {
       throw new RegistrationError(`handlers module ${specifier} has no \`webhooks\` array export (generate one with \`shaper-gen manifests\`)`);

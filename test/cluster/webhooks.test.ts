@@ -155,7 +155,7 @@ describe('/mutate-profile', () => {
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       ),
     );
-    expect(status).toEqual(deniedBy('validate-profile.shaper-gen.io', {
+    expect(status).toEqual(deniedBy('validate-profile.shaper.io', {
       code: 422,
       reason: 'Invalid',
       message: 'Profile.shaper.io "fast" is invalid: spec.tier: Invalid value: "silver": field is immutable (was "gold"); create a new Profile instead',
@@ -174,7 +174,7 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
     const status = await rejection(
       objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment('web', { profileRef: { name: 'missing' }, selector: { matchLabels: { app: 'web' } } }) }),
     );
-    expect(status).toEqual(deniedBy('validate-assignment.shaper-gen.io', {
+    expect(status).toEqual(deniedBy('validate-assignment.shaper.io', {
       code: 422,
       reason: 'Invalid',
       message: 'Assignment.shaper.io "web" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
@@ -203,7 +203,7 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
       ),
     );
     const cause = 'Invalid value: "other": field is immutable (was "fast"); create a new Assignment instead';
-    expect(status).toEqual(deniedBy('validate-assignment.shaper-gen.io', {
+    expect(status).toEqual(deniedBy('validate-assignment.shaper.io', {
       code: 422,
       reason: 'Invalid',
       message: `Assignment.shaper.io "web" is invalid: spec.profileRef.name: ${cause}`,
@@ -213,7 +213,7 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
 
   it('denies deleting a protected Assignment, and allows it once unprotected', async () => {
     const status = await rejection(objects.deleteNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', name: 'web' }));
-    expect(status).toEqual(deniedBy('validate-assignment.shaper-gen.io', {
+    expect(status).toEqual(deniedBy('validate-assignment.shaper.io', {
       code: 403,
       reason: 'Forbidden',
       message: 'Assignment "web" is protected: remove the shaper.io/protected label before deleting it',
@@ -244,7 +244,7 @@ describe('server-side dry-run', () => {
     const denied = await rejection(
       objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment('dry', { profileRef: { name: 'missing' }, selector: { matchLabels: { a: 'b' } } }), dryRun: 'All' }),
     );
-    expect(denied).toEqual(deniedBy('validate-assignment.shaper-gen.io', {
+    expect(denied).toEqual(deniedBy('validate-assignment.shaper.io', {
       code: 422,
       reason: 'Invalid',
       message: 'Assignment.shaper.io "dry" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
@@ -270,7 +270,7 @@ describe('admissionReviewVersions: [v1beta1]', () => {
     }, 20_000, 500);
     // generateName: the API server names the object before admission, so the name is probe-<random>.
     const name = /^probe-[a-z0-9]{5}$/.exec(status.details?.name ?? '')?.[0];
-    expect(status).toEqual(deniedBy('v1beta1.kindenv.shaper-gen.io', {
+    expect(status).toEqual(deniedBy('v1beta1.kindenv.shaper.io', {
       code: 422,
       reason: 'Invalid',
       message: `ConfigMap "${name}" is invalid: spec: Required value`,
@@ -353,7 +353,7 @@ describe('failure policy with the server gone', () => {
     await env.stopServer();
 
     const failed = await rejection(objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('after-outage') }));
-    const refused = String.raw`failed calling webhook "mutate-profile.shaper-gen.io": failed to call webhook: Post "https://${FULLNAME}.${RELEASE_NAMESPACE}.svc:443/mutate-profile\?timeout=5s": dial tcp [0-9.]+:9443: connect: connection refused`;
+    const refused = String.raw`failed calling webhook "mutate-profile.shaper.io": failed to call webhook: Post "https://${FULLNAME}.${RELEASE_NAMESPACE}.svc:443/mutate-profile\?timeout=5s": dial tcp [0-9.]+:9443: connect: connection refused`;
     expect(failed).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
@@ -384,7 +384,7 @@ async function addConfigMapWebhook({ name, admissionReviewVersions, failurePolic
       metadata: { name: `kindenv-${name}` },
       webhooks: [
         {
-          name: `${name}.kindenv.shaper-gen.io`,
+          name: `${name}.kindenv.shaper.io`,
           admissionReviewVersions,
           clientConfig: { service: { name: FULLNAME, namespace: RELEASE_NAMESPACE, path: '/validate-profile', port: 443 }, caBundle },
           rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'], scope: 'Namespaced' }],

@@ -94,7 +94,7 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
     body: {
       apiVersion: 'discovery.k8s.io/v1',
       kind: 'EndpointSlice',
-      metadata: { name: `${fullname}-kindenv`, labels: { 'kubernetes.io/service-name': fullname, 'endpointslice.kubernetes.io/managed-by': 'kindenv.shaper-gen.io' } },
+      metadata: { name: `${fullname}-kindenv`, labels: { 'kubernetes.io/service-name': fullname, 'endpointslice.kubernetes.io/managed-by': 'kindenv.shaper.io' } },
       addressType: 'IPv4',
       endpoints: [{ addresses: [netns.podAddress], conditions: { ready: true, serving: true, terminating: false } }],
       ports: [{ name: 'webhook', port: 9443, protocol: 'TCP' }],

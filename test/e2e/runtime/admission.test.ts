@@ -139,7 +139,7 @@ describe('handler failures', () => {
     expect(res.status).toBe(200);
     expect(res.json.response).toMatchObject({
       allowed: false,
-      status: { code: 500, reason: 'InternalError', message: 'internal error in webhook validate-widget.shaper-gen.io (/validate-widget): widget validator exploded' },
+      status: { code: 500, reason: 'InternalError', message: 'internal error in webhook validate-widget.example.io (/validate-widget): widget validator exploded' },
     });
     const logged = t.logs.find((line) => line.msg === 'handler failed');
     expect((logged?.err as { stack: string }).stack).toContain('widget validator exploded');

@@ -47,7 +47,7 @@ describe('a handler that throws something other than an Error', () => {
     const before = await errorsCounted('/validate-fault');
     const logged = t.logs.filter((line) => line.msg === 'handler failed').length;
     const review = fault({ mode });
-    expect(await post('/validate-fault', review)).toEqual(internalError(review.request!.uid, 'validate-fault.shaper-gen.io (/validate-fault)', detail));
+    expect(await post('/validate-fault', review)).toEqual(internalError(review.request!.uid, 'validate-fault.example.io (/validate-fault)', detail));
     expect({ counted: (await errorsCounted('/validate-fault')) - before, logged: t.logs.filter((line) => line.msg === 'handler failed').length - logged }).toEqual({ counted: 1, logged: 1 });
   });
 });
@@ -66,7 +66,7 @@ describe('a defaulter that leaves what JSON cannot carry', () => {
   ])('%s: a 500 denial naming the field, no patch', async (mode, detail) => {
     const before = await errorsCounted('/mutate-fault');
     const review = fault({ mode });
-    expect(await post('/mutate-fault', review)).toEqual(internalError(review.request!.uid, 'mutate-fault.shaper-gen.io (/mutate-fault)', detail));
+    expect(await post('/mutate-fault', review)).toEqual(internalError(review.request!.uid, 'mutate-fault.example.io (/mutate-fault)', detail));
     expect((await errorsCounted('/mutate-fault')) - before).toBe(1);
   });
 

@@ -69,13 +69,14 @@ describe('shaper-gen serve', () => {
 
   it.each([
     [['--handlers', 'dist/nope.js'], `shaper-gen serve: handlers module dist/nope.js: no such file (in ${process.cwd()}; run npm run build, or fix --handlers / handlers in the config)\n`],
-    [['--handlers', 'src/webhooks.generated.ts'], 'shaper-gen serve: handlers module src/webhooks.generated.ts is TypeScript: compile it first (npm run build) and pass the .js file, e.g. dist/webhooks.generated.js\n'],
+    [['--handlers', 'sample/webhooks.generated.ts'], /^shaper-gen serve: cannot import handlers module sample\/webhooks\.generated\.ts: .+; compile it first \(npm run build\) and pass the \.js file, e\.g\. sample\/webhooks\.generated\.js\n$/],
     [[], 'shaper-gen serve: no handlers: pass --handlers <compiled module> (e.g. dist/webhooks.generated.js) or set handlers in the config\n'],
     [['--log-level', 'loud'], "error: option '--log-level <level>' argument 'loud' is invalid. Allowed choices are trace, debug, info, warn, error, fatal.\n"],
   ])('says in one line what is wrong with %j and how to fix it', async (args, message) => {
     const server = serve(['--dev', '--port', '0', '--health-port', '0', '--metrics-port', '0', ...args]);
     expect(await server.exited).toBe(1);
-    expect(server.output()).toBe(message);
+    if (typeof message === 'string') expect(server.output()).toBe(message);
+    else expect(server.output()).toMatch(message);
   });
 
   it('--dev serves on loopback with an in-memory certificate and prints where', async () => {

@@ -48,7 +48,7 @@ async function exchange(name: string, urlPath: string, input: RequestInput, apiV
 /** A body the server refuses before any handler runs; the API server would have sent the uid it carries, if any. */
 async function refused(name: string, body: string, options: { headers?: Record<string, string>; uid?: string } = {}): Promise<Exchange> {
   const res = await t.post('/validate-widget', body, options);
-  return { name, res, case: { body: res.text, uid: options.uid ?? '', mutating: false, webhook: 'validate-widget.shaper-gen.io' } };
+  return { name, res, case: { body: res.text, uid: options.uid ?? '', mutating: false, webhook: 'validate-widget.example.io' } };
 }
 
 function judge(exchanges: readonly Exchange[]): Map<string, ResponseVerdict> {
@@ -97,7 +97,7 @@ describe('every answer a handler produces, judged by the API machinery', () => {
           problems: [],
           apiVersion,
           allowed: true,
-          warnings: ['webhook validate-widget-ignore.shaper-gen.io (/validate-widget-ignore) did not answer within 800 ms; allowed because its failurePolicy is Ignore'],
+          warnings: ['webhook validate-widget-ignore.example.io (/validate-widget-ignore) did not answer within 800 ms; allowed because its failurePolicy is Ignore'],
         });
       });
 
@@ -107,13 +107,13 @@ describe('every answer a handler produces, judged by the API machinery', () => {
         expect(verdicts.get('Denied with a custom code')!.clientStatus).toEqual(denied('validate-widget', { code: 418, message: 'no tea' }));
         expect(verdicts.get('Forbidden')!.clientStatus).toEqual(denied('validate-widget', { code: 403, reason: 'Forbidden', message: 'user mallory may not create widgets' }));
         expect(verdicts.get('handler error')!.clientStatus).toEqual(
-          denied('validate-widget', { code: 500, reason: 'InternalError', message: 'internal error in webhook validate-widget.shaper-gen.io (/validate-widget): widget validator exploded' }),
+          denied('validate-widget', { code: 500, reason: 'InternalError', message: 'internal error in webhook validate-widget.example.io (/validate-widget): widget validator exploded' }),
         );
         expect(verdicts.get('defaulter error')!.clientStatus).toEqual(
-          denied('mutate-widget', { code: 500, reason: 'InternalError', message: 'internal error in webhook mutate-widget.shaper-gen.io (/mutate-widget): defaulter bug' }),
+          denied('mutate-widget', { code: 500, reason: 'InternalError', message: 'internal error in webhook mutate-widget.example.io (/mutate-widget): defaulter bug' }),
         );
         expect(verdicts.get('timeout under Fail')!.clientStatus).toEqual(
-          denied('validate-widget-slow', { code: 504, reason: 'Timeout', message: 'webhook validate-widget-slow.shaper-gen.io (/validate-widget-slow) did not answer within 800 ms' }),
+          denied('validate-widget-slow', { code: 504, reason: 'Timeout', message: 'webhook validate-widget-slow.example.io (/validate-widget-slow) did not answer within 800 ms' }),
         );
       });
 
@@ -192,7 +192,7 @@ describe('the oracle catches what a test with our own types missed', () => {
     invalidBody = e.res.text;
     uid = e.case.uid;
   });
-  const verdictFor = (body: unknown) => judgeResponses([{ body: JSON.stringify(body), uid, mutating: false, webhook: 'validate-widget.shaper-gen.io' }])[0]!;
+  const verdictFor = (body: unknown) => judgeResponses([{ body: JSON.stringify(body), uid, mutating: false, webhook: 'validate-widget.example.io' }])[0]!;
 
   it('a cause whose type travels under "type" instead of "reason"', () => {
     const review = JSON.parse(invalidBody);

@@ -40,7 +40,7 @@ describe.each<Mode>(['standard', 'experimental'])('@Webhook with %s decorators',
     expect(shaper.webhookOf(exports.ProfileDefaulter)).toMatchObject({
       path: '/mutate-profile',
       mutating: true,
-      name: 'mutate-profile.shaper-gen.io',
+      name: 'mutate-profile.shaper.io',
       timeoutSeconds: 5,
       failurePolicy: 'Fail',
       reinvocationPolicy: 'Never',

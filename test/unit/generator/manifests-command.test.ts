@@ -59,7 +59,7 @@ describe('shaper-gen manifests', () => {
     await runManifests({}, project.dir);
     const validating = project.read(GENERATED[1]!);
     const names = [...validating.matchAll(/- name: "([^"]+)"/g)].map((m) => m[1]);
-    expect(names).toEqual(['validate-zeta-two.shaper-gen.io', 'validate-zeta.shaper-gen.io', 'validate-alpha.shaper-gen.io']);
+    expect(names).toEqual(['validate-zeta-two.shaper-gen.io', 'validate-zeta.shaper.io', 'validate-alpha.shaper.io']);
     expect(validating.match(/^ {2}name: .*$/gm)).toEqual([
       '  name: {{ include "shaper-webhooks.fullname" $ }}',
       '  name: {{ include "shaper-webhooks.fullname" $ }}-second',

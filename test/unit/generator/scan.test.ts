@@ -187,7 +187,7 @@ export class X { validateCreate() {} }`,
 @Webhook({ path: '/validate-x', mutating: false, rules: [${RULE}] })
 export class One { validateCreate() {} }`,
         'src/two.ts': `import { Webhook } from 'shaper-gen';
-@Webhook({ path: '/validate-x', mutating: false, rules: [${RULE}], name: 'validate-x.shaper-gen.io' })
+@Webhook({ path: '/validate-x', mutating: false, rules: [${RULE}], name: 'validate-x.shaper.io' })
 export class Two { validateCreate() {} }
 @Webhook({ path: '/validate-hidden', mutating: false, rules: [${RULE}] })
 class Hidden { validateCreate() {} }
@@ -226,8 +226,8 @@ export class Dashed { validateCreate() {} }`,
       'src/paths.ts:2:18: path "/validate-foo_bar": segment[0] "validate-foo_bar" must be a lowercase RFC 1123 subdomain (letters, digits, "-" and ".", beginning and ending with a letter or digit), as the API server requires of every path segment',
       'src/paths.ts:4:18: path "/validate-a//b": segment[1] may not be empty (no "//")',
       'src/paths.ts:6:18: path "/validate-c/-d": segment[1] "-d" must be a lowercase RFC 1123 subdomain (letters, digits, "-" and ".", beginning and ending with a letter or digit), as the API server requires of every path segment',
-      `src/paths.ts:8:18: the default webhook name "validate-${long}.shaper-gen.io" derived from this path is 263 characters, over the 253 the API server allows: set \`name\` or shorten the path`,
-      'src/paths.ts:12:18: paths "/validate-e.f" and "/validate-e-f" give the same default webhook name "validate-e-f.shaper-gen.io" in the default configuration: set `name` on one of them',
+      `src/paths.ts:8:18: the default webhook name "validate-${long}.shaper.io" derived from this path is 259 characters, over the 253 the API server allows: set \`name\` or shorten the path`,
+      'src/paths.ts:12:18: paths "/validate-e.f" and "/validate-e-f" give the same default webhook name "validate-e-f.shaper.io" in the default configuration: set `name` on one of them',
     ]);
   });
 

@@ -28,7 +28,7 @@ describe('defaults', () => {
     expect(resolved(validating)).toEqual({
       path: '/validate-profile',
       mutating: false,
-      name: 'validate-profile.shaper-gen.io',
+      name: 'validate-profile.shaper.io',
       configuration: undefined,
       rules: [{ ...rule, scope: '*' }],
       failurePolicy: 'Fail',
@@ -51,6 +51,12 @@ describe('defaults', () => {
   it('derives a three-segment name from the path', () => {
     expect(defaultWebhookName('/validate-shaper-io-v1-profile')).toBe('validate-shaper-io-v1-profile.shaper-gen.io');
     expect(defaultWebhookName('/mutate-a/b.c')).toBe('mutate-a-b-c.shaper-gen.io');
+  });
+
+  it('takes the domain from the first rule group that is one (the user\'s own), else shaper-gen.io', () => {
+    expect(defaultWebhookName('/validate-profile', [{ groups: [''] }, { groups: ['apps', 'shaper.io', 'example.com'] }])).toBe('validate-profile.shaper.io');
+    expect(defaultWebhookName('/validate-pod', [{ groups: ['', 'apps', '*'] }])).toBe('validate-pod.shaper-gen.io');
+    expect(resolved(validating).name).toBe('validate-profile.shaper.io');
   });
 
   it('keeps every explicit option', () => {
@@ -93,7 +99,7 @@ describe('validation errors', () => {
     [
       'default name over 253 characters',
       { ...validating, path: `/validate-${'a'.repeat(240)}` },
-      [`path: the default webhook name "validate-${'a'.repeat(240)}.shaper-gen.io" derived from this path is 263 characters, over the 253 the API server allows: set \`name\` or shorten the path`],
+      [`path: the default webhook name "validate-${'a'.repeat(240)}.shaper.io" derived from this path is 259 characters, over the 253 the API server allows: set \`name\` or shorten the path`],
     ],
     ['resources under "x/*"', { ...validating, rules: [{ ...rule, resources: ['pods/*', 'pods/log'] }] }, ['rules[0].resources[1]: "pods/log" is already covered by "pods/*"']],
     ['resources under "*/x"', { ...validating, rules: [{ ...rule, resources: ['*/status', 'pods/status'] }] }, ['rules[0].resources[1]: "pods/status" is already covered by "*/status"']],
@@ -157,7 +163,7 @@ describe('checkWebhookSet', () => {
   it('rejects duplicate names within a configuration, not across configurations', () => {
     const b = { ...a, path: '/validate-other' };
     expect(checkWebhookSet([a, b])).toEqual([
-      { index: 1, problem: { path: ['name'], message: 'duplicate webhook name "validate-profile.shaper-gen.io" in the default configuration' } },
+      { index: 1, problem: { path: ['name'], message: 'duplicate webhook name "validate-profile.shaper.io" in the default configuration' } },
     ]);
     expect(checkWebhookSet([a, { ...b, configuration: 'second' }])).toEqual([]);
   });
@@ -166,8 +172,8 @@ describe('checkWebhookSet', () => {
     const slashed = resolved({ ...validating, path: '/validate-a/b' });
     const dashed = resolved({ ...validating, path: '/validate-a-b' });
     expect(checkWebhookSet([dotted, slashed, dashed])).toEqual([
-      { index: 1, problem: { path: ['path'], message: 'paths "/validate-a.b" and "/validate-a/b" give the same default webhook name "validate-a-b.shaper-gen.io" in the default configuration: set `name` on one of them' } },
-      { index: 2, problem: { path: ['path'], message: 'paths "/validate-a.b" and "/validate-a-b" give the same default webhook name "validate-a-b.shaper-gen.io" in the default configuration: set `name` on one of them' } },
+      { index: 1, problem: { path: ['path'], message: 'paths "/validate-a.b" and "/validate-a/b" give the same default webhook name "validate-a-b.shaper.io" in the default configuration: set `name` on one of them' } },
+      { index: 2, problem: { path: ['path'], message: 'paths "/validate-a.b" and "/validate-a-b" give the same default webhook name "validate-a-b.shaper.io" in the default configuration: set `name` on one of them' } },
     ]);
   });
 });
