@@ -23,6 +23,7 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deniedBy, rejection, waitForInjectedCA } from '../kindenv/admission-status.js';
 import { createKindEnv, FULLNAME, RELEASE_NAMESPACE, type InstallResult, type KindEnv } from '../kindenv/index.js';
 import { waitFor } from '../kindenv/processes.js';
 import { REPO_ROOT } from '../support/fixture-project.js';
@@ -42,33 +43,6 @@ const assignment = (name: string, spec: Record<string, unknown>, labels?: Record
   spec,
 });
 
-interface ClientStatus {
-  kind: 'Status';
-  apiVersion: 'v1';
-  metadata: Record<string, never>;
-  status: 'Failure';
-  code: number;
-  reason?: string;
-  message: string;
-  details?: { name?: string; group?: string; kind?: string; causes?: { reason?: string; message?: string; field?: string }[] };
-}
-
-/** The API server's error body (a metav1.Status) from a client-node ApiException. */
-async function rejection(promise: Promise<unknown>): Promise<ClientStatus> {
-  try {
-    await promise;
-  } catch (error) {
-    const body = (error as { body?: unknown }).body;
-    return typeof body === 'string' ? JSON.parse(body) : (body as never);
-  }
-  throw new Error('expected the API server to reject the request');
-}
-
-/** The whole Status a client receives when a webhook denies: the API server prefixes the webhook's message and keeps the rest. */
-function deniedBy(webhook: string, status: Omit<ClientStatus, 'kind' | 'apiVersion' | 'metadata' | 'status'>): ClientStatus {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', ...status, message: `admission webhook "${webhook}" denied the request: ${status.message}` };
-}
-
 beforeAll(async () => {
   env = await createKindEnv();
   try {
@@ -79,15 +53,7 @@ beforeAll(async () => {
     }
     await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
     install = await env.installChart();
-    // cainjector must have filled caBundle before the API server can verify the server.
-    const registration = env.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
-    await waitFor('cainjector to inject the CA into both webhook configurations', async () => {
-      const [mutating, validating] = await Promise.all([
-        registration.readMutatingWebhookConfiguration({ name: FULLNAME }),
-        registration.readValidatingWebhookConfiguration({ name: FULLNAME }),
-      ]);
-      return [...mutating.webhooks!, ...validating.webhooks!].every((w) => w.clientConfig.caBundle) ? true : undefined;
-    }, 120_000, 500);
+    await waitForInjectedCA(env, FULLNAME);
     objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
     // CRD discovery settles asynchronously: wait until Profiles can be listed.
     await waitFor('the shaper.io CRDs to serve', () => objects.listNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles' }).then(() => true), 60_000, 250);

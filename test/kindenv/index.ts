@@ -7,11 +7,12 @@
  * - `kind` (SHAPER_KINDENV=kind, needs Docker): see kind.ts.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { parse as parseYaml } from 'yaml';
 import { REPO_ROOT } from '../support/fixture-project.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { createNetworkNamespace } from './netns.js';
@@ -29,14 +30,23 @@ export interface InstallResult {
   stderr: string;
 }
 
+export interface InstallOptions {
+  /** The chart to install (default charts/shaper-webhooks of this checkout). */
+  chartDir?: string;
+  release?: string;
+  namespace?: string;
+  /** The image's WORKDIR: where `shaper-gen serve` runs and finds the handlers (default this checkout). */
+  appDir?: string;
+}
+
 export interface KindEnv {
   readonly backend: 'local' | 'kind';
   readonly kubeConfig: KubeConfig;
   readonly kubeconfigPath: string;
   /** Runs the pinned helm against this cluster. */
   helm(args: string[]): Promise<{ stdout: string; stderr: string }>;
-  /** Installs charts/shaper-webhooks into a namespace labelled Pod Security restricted, and starts the webhook server for it. */
-  installChart(values?: Record<string, unknown>): Promise<InstallResult>;
+  /** Installs a chart (the sample's by default) into a namespace labelled Pod Security restricted, and starts the webhook server for it. */
+  installChart(values?: Record<string, unknown>, options?: InstallOptions): Promise<InstallResult>;
   /** Where the webhook server's health endpoint answers. */
   readyz(): Promise<{ status: number; text: string }>;
   /** The address the server's pod has (its container ports are reachable there from the test). */
@@ -48,6 +58,12 @@ export interface KindEnv {
   /** A piece of the environment's logs, for failure messages. */
   logs(name: 'kube-apiserver' | 'cert-manager' | 'serve', lines?: number): string;
   stop(): Promise<void>;
+}
+
+/** The `<chart>.fullname` helper's rule: the release name if it contains the chart name, else `<release>-<chart>`. */
+function helmFullname(release: string, chartDir: string): string {
+  const chart = (parseYaml(readFileSync(path.join(chartDir, 'Chart.yaml'), 'utf8')) as { name: string }).name;
+  return (release.includes(chart) ? release : `${release}-${chart}`).slice(0, 63).replace(/-+$/, '');
 }
 
 export async function createKindEnv(log: (line: string) => void = (line) => process.stderr.write(`kindenv: ${line}\n`)): Promise<KindEnv> {
@@ -83,20 +99,24 @@ async function createLocalBackend(log: (line: string) => void): Promise<KindEnv>
       kubeConfig,
       kubeconfigPath: cp.kubeconfigPath,
       helm,
-      async installChart(values = {}) {
+      async installChart(values = {}, options = {}) {
+        const chartDir = options.chartDir ?? path.join(REPO_ROOT, 'charts/shaper-webhooks');
+        const release = options.release ?? RELEASE;
+        const namespace = options.namespace ?? RELEASE_NAMESPACE;
         await kubeConfig.makeApiClient(CoreV1Api).createNamespace({
-          body: { metadata: { name: RELEASE_NAMESPACE, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } } },
+          body: { metadata: { name: namespace, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } } },
         });
         const sets = Object.entries(values).flatMap(([key, value]) => ['--set-json', `${key}=${JSON.stringify(value)}`]);
-        log(`helm install ${RELEASE} charts/shaper-webhooks -n ${RELEASE_NAMESPACE}`);
-        const { stderr } = await helm(['install', RELEASE, 'charts/shaper-webhooks', '--namespace', RELEASE_NAMESPACE, ...sets]);
+        log(`helm install ${release} ${path.relative(REPO_ROOT, chartDir)} -n ${namespace}`);
+        const { stderr } = await helm(['install', release, chartDir, '--namespace', namespace, ...sets]);
         pod = await startWebhookPod({
           kubeConfig,
           netns,
           apiServerUrlFromPod: cp.apiServerUrlFromPod,
           clusterCA: cp.ca.cert,
-          namespace: RELEASE_NAMESPACE,
-          fullname: FULLNAME,
+          namespace,
+          fullname: helmFullname(release, chartDir),
+          appDir: options.appDir ?? REPO_ROOT,
           dir: path.join(dir, 'pod'),
           log,
         });

@@ -22,6 +22,8 @@ export interface WebhookPodOptions {
   namespace: string;
   /** The chart's full name: Service, Secret `<name>-serving-cert`, ConfigMap `<name>-config`, ServiceAccount. */
   fullname: string;
+  /** The image's WORKDIR: `serve` runs here, with this project's installed shaper-gen if it has one. */
+  appDir: string;
   dir: string;
   log: (line: string) => void;
 }
@@ -69,8 +71,10 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
 
   log(`starting shaper-gen serve in network namespace ${netns.name} at ${netns.podAddress}`);
   const [prefixCommand, ...prefixArgs] = netns.execPrefix as [string, ...string[]];
-  const serve = startProcess('shaper-gen serve', prefixCommand, [...prefixArgs, process.execPath, path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', configFile, '--cert-dir', certDir], path.join(dir, 'serve.log'), {
-    cwd: REPO_ROOT,
+  const installed = path.join(options.appDir, 'node_modules/shaper-gen/dist/bin/shaper-gen.js');
+  const cli = existsSync(installed) ? installed : path.join(REPO_ROOT, 'dist/bin/shaper-gen.js');
+  const serve = startProcess('shaper-gen serve', prefixCommand, [...prefixArgs, process.execPath, cli, 'serve', '--config', configFile, '--cert-dir', certDir], path.join(dir, 'serve.log'), {
+    cwd: options.appDir,
     env: { ...process.env, NODE_OPTIONS: '', ...containerEnv, KUBECONFIG: podKubeconfig },
   });
 

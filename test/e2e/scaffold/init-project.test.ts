@@ -4,28 +4,22 @@
  * `shaper-gen init`, a webhook for a core resource typed with
  * @kubernetes/client-node, then the user's own scripts, helm lint and template.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import https from 'node:https';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 import { freePort, request } from '../../support/admission-server.js';
 import { findObject, helmLint, helmTemplate } from '../../support/helm.js';
 import { until } from '../../support/serve-process.js';
+import { createUserProject, type UserProject } from '../../support/user-project.js';
 
-const run = promisify(execFile);
 const NAME = 'team-guard';
-let work: string;
 let project: string;
-let packed: string[];
-let initOutput: string;
-
-const sh = (command: string, args: string[], cwd = project) =>
-  run(command, args, { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', NO_COLOR: '1', FORCE_COLOR: '0' } });
+let user: UserProject;
+const sh = (command: string, args: string[]) => user.sh(command, args);
 
 const SECRET_VALIDATOR = `import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import { CoreV1Api } from '@kubernetes/client-node';
@@ -47,36 +41,29 @@ export class SecretValidator implements CustomValidator<V1Secret> {
 `;
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-user-'));
-  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO_ROOT);
-  const [pack] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
-  packed = pack.files.map((f) => f.path).sort();
-  project = path.join(work, NAME);
-  await sh('mkdir', [project], work);
-  await sh('npm', ['init', '-y']);
-  await sh('npm', ['install', path.join(work, pack.filename)]);
-  initOutput = (await sh('npx', ['shaper-gen', 'init'])).stdout;
+  user = await createUserProject(NAME);
+  project = user.dir;
 }, 300_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => user?.remove());
 
 describe('the published package', () => {
   it('holds what users run and nothing else: no sample, tests, source maps or source-only exports', () => {
-    const outside = packed.filter((file) => !/^(dist\/(bin|generator|runtime)\/|templates\/|scaffold\/|package\.json$|README\.md$|LICENSE$)/.test(file));
+    const outside = user.packed.filter((file) => !/^(dist\/(bin|generator|runtime)\/|templates\/|scaffold\/|package\.json$|README\.md$|LICENSE$)/.test(file));
     expect(outside).toEqual([]);
-    expect(packed.filter((file) => !file.startsWith('scaffold/') && /\.map$|\.test\.|(^|\/)sample\//.test(file))).toEqual([]);
+    expect(user.packed.filter((file) => !file.startsWith('scaffold/') && /\.map$|\.test\.|(^|\/)sample\//.test(file))).toEqual([]);
     const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
     for (const [subpath, targets] of Object.entries(manifest.exports)) {
       if (typeof targets === 'string') continue;
       expect(Object.keys(targets), subpath).toEqual(['types', 'default']);
-      for (const target of Object.values(targets)) expect(packed, `${subpath} → ${target}`).toContain(target.replace(/^\.\//, ''));
+      for (const target of Object.values(targets)) expect(user.packed, `${subpath} → ${target}`).toContain(target.replace(/^\.\//, ''));
     }
   });
 });
 
 describe('shaper-gen init in a fresh npm project', () => {
   it('writes the project, installs it and generates the chart', () => {
-    expect(initOutput).toContain(`for chart "${NAME}"`);
-    expect(initOutput).toContain(`wrote charts/${NAME}/templates/validating-webhook-configuration.yaml`);
+    expect(user.initOutput).toContain(`for chart "${NAME}"`);
+    expect(user.initOutput).toContain(`wrote charts/${NAME}/templates/validating-webhook-configuration.yaml`);
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, any>;
     expect(manifest.type).toBe('module');
     expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'dev', 'manifests', 'manifests:check', 'test', 'typecheck']);

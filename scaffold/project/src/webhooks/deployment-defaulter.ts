@@ -1,9 +1,9 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { Webhook, type CustomDefaulter } from 'shaper-gen';
 
-/** Deployments that opt in with the label get a bounded revision history. */
+/** Deployments that opt in with the label get resource requests on containers that set none. */
 export const OPT_IN_LABEL = 'webhooks.example.com/defaults';
-export const DEFAULT_REVISION_HISTORY_LIMIT = 3;
+export const DEFAULT_REQUESTS = { cpu: '50m', memory: '64Mi' };
 
 @Webhook({
   path: '/mutate-deployment',
@@ -17,9 +17,11 @@ export const DEFAULT_REVISION_HISTORY_LIMIT = 3;
 })
 export class DeploymentDefaulter implements CustomDefaulter<V1Deployment> {
   default(deployment: V1Deployment): void {
-    // Idempotent, as the API server may call it again: only fills in what is unset.
-    if (deployment.spec && deployment.spec.revisionHistoryLimit === undefined) {
-      deployment.spec.revisionHistoryLimit = DEFAULT_REVISION_HISTORY_LIMIT;
+    // The API server applies its own defaults (replicas, revisionHistoryLimit, …) before
+    // calling mutating webhooks; this fills in only what it leaves unset, so a second call changes nothing.
+    for (const container of deployment.spec?.template.spec?.containers ?? []) {
+      container.resources ??= {};
+      container.resources.requests ??= { ...DEFAULT_REQUESTS };
     }
   }
 }

@@ -1,0 +1,87 @@
+/**
+ * A user's project, not the sample: the package packed, `shaper-gen init` in a
+ * fresh npm project, built; its own chart installed by helm, and the real API
+ * server calling its example webhooks through the chart's Service.
+ */
+import path from 'node:path';
+import { AppsV1Api, CoreV1Api, type V1ConfigMap, type V1Deployment } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deniedBy, rejection, waitForInjectedCA } from '../kindenv/admission-status.js';
+import { createKindEnv, type KindEnv } from '../kindenv/index.js';
+import { createUserProject, type UserProject } from '../support/user-project.js';
+
+const NAME = 'team-guard';
+const RELEASE = 'guard';
+const NS = 'apps';
+let env: KindEnv;
+let user: UserProject;
+
+const configMap = (name: string, labels: Record<string, string>, annotations?: Record<string, string>): V1ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: NS, labels, ...(annotations && { annotations }) },
+  data: { mode: 'fast' },
+});
+const deployment = (name: string, labels: Record<string, string>): V1Deployment => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: NS, labels },
+  spec: {
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'web:1' }] } },
+  },
+});
+
+beforeAll(async () => {
+  user = await createUserProject(NAME);
+  await user.sh('npm', ['run', 'build']);
+  env = await createKindEnv();
+  try {
+    await env.installChart({}, { chartDir: path.join(user.dir, 'charts', NAME), release: RELEASE, namespace: `${NAME}-system`, appDir: user.dir });
+    await waitForInjectedCA(env, `${RELEASE}-${NAME}`);
+    await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
+  } catch (error) {
+    process.stderr.write(`--- kube-apiserver ---\n${env.logs('kube-apiserver')}\n--- serve ---\n${env.logs('serve')}\n`);
+    throw error;
+  }
+}, 600_000);
+afterAll(async () => {
+  await env?.stop();
+  user?.remove();
+});
+
+describe("a scaffolded project's chart in a real cluster", () => {
+  it('denies an opted-in ConfigMap without an owner, with the field cause the handler gave', async () => {
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const status = await rejection(core.createNamespacedConfigMap({ namespace: NS, body: configMap('unowned', { 'webhooks.example.com/validate': 'true' }) }));
+    expect(status).toEqual(
+      deniedBy('validate-configmap.shaper-gen.io', {
+        code: 422,
+        reason: 'Invalid',
+        message: 'ConfigMap "unowned" is invalid: metadata.annotations[example.com/owner]: Required value: name the team that owns this ConfigMap',
+        details: {
+          name: 'unowned',
+          kind: 'ConfigMap',
+          causes: [{ reason: 'FieldValueRequired', message: 'Required value: name the team that owns this ConfigMap', field: 'metadata.annotations[example.com/owner]' }],
+        },
+      }),
+    );
+  });
+
+  it('admits an owned ConfigMap, and leaves ConfigMaps that did not opt in alone', async () => {
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const owned = await core.createNamespacedConfigMap({ namespace: NS, body: configMap('owned', { 'webhooks.example.com/validate': 'true' }, { 'example.com/owner': 'team-a' }) });
+    expect(owned.metadata?.annotations).toEqual({ 'example.com/owner': 'team-a' });
+    const other = await core.createNamespacedConfigMap({ namespace: NS, body: configMap('other', {}) });
+    expect(other.metadata?.name).toBe('other');
+  });
+
+  it('defaults an opted-in Deployment through the mutating webhook, after the API server\'s own defaults; others are left alone', async () => {
+    const apps = env.kubeConfig.makeApiClient(AppsV1Api);
+    const defaulted = await apps.createNamespacedDeployment({ namespace: NS, body: deployment('web', { 'webhooks.example.com/defaults': 'true' }) });
+    expect(defaulted.spec?.template.spec?.containers[0]?.resources).toEqual({ requests: { cpu: '50m', memory: '64Mi' } });
+    expect(defaulted.spec?.revisionHistoryLimit).toBe(10);
+    const plain = await apps.createNamespacedDeployment({ namespace: NS, body: deployment('plain', {}) });
+    expect(plain.spec?.template.spec?.containers[0]?.resources).toEqual({});
+  });
+});
