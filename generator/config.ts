@@ -1,6 +1,7 @@
 /** The generator's own settings, from a Kubernetes-style YAML file (`shaper.yaml`). */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule } from '../runtime/project-layout.js';
 import { readYamlConfig, type Schema } from '../runtime/yaml-schema.js';
 import { GenerationError, type Diagnostic } from './diagnostics.js';
 
@@ -35,8 +36,8 @@ const SCHEMA = {
 
 const DEFAULTS = {
   tsconfig: 'tsconfig.json',
-  sources: ['**/*.ts'],
-  exclude: ['**/node_modules/**', '**/dist/**', '**/*.d.ts', '**/*.test.ts', '**/*.spec.ts'],
+  sources: DEFAULT_SOURCES,
+  exclude: DEFAULT_EXCLUDE,
   chartDir: 'charts/shaper-webhooks',
 };
 
@@ -61,7 +62,7 @@ export function loadGeneratorConfig(configFile: string | undefined, cwd = proces
 
 function resolveConfig(root: string, configFile: string | undefined, value: Record<string, unknown>): GeneratorConfig {
   // Always written: `serve` needs it. Without a setting, beside the sources.
-  const handlersModule = (value.handlersModule as string | undefined) ?? (existsSync(path.join(root, 'src')) ? 'src/webhooks.generated.ts' : 'webhooks.generated.ts');
+  const handlersModule = (value.handlersModule as string | undefined) ?? defaultHandlersModule(root);
   const handlersExclude = [handlersModule];
   return {
     root,

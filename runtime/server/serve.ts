@@ -7,6 +7,7 @@ import { DEFAULT_SERVER_CONFIG, loadServerConfig, mergeServerConfig, type Server
 import { LazyKubeClient } from '../kube-client.js';
 import { createLogger } from '../log.js';
 import { containProcessFaults } from './process-faults.js';
+import { staleHandlersWarnings } from './stale-handlers.js';
 import { importWebhookClasses, RegistrationError, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 
@@ -37,6 +38,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const log = options.log ?? createLogger(config.log.level);
   if (config.handlers.length === 0) throw new RegistrationError('no handlers: pass --handlers <compiled module> (e.g. dist/webhooks.generated.js) or set handlers in the config');
 
+  if (options.dev) for (const warning of staleHandlersWarnings(config.handlers)) log.warn(warning);
   const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '));
   // Only --dev needs certificate generation (and its libraries).
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;
