@@ -1,7 +1,11 @@
-# shaper-gen serve with the sample's webhooks. Not built in CI (no Docker engine
-# on the build machines); `docker build -t shaper-webhooks .` where one exists.
+# shaper-gen serve with the sample's webhooks (a user's project gets its own
+# Dockerfile from `shaper-gen init`). Not built in CI (no Docker engine on the
+# build machines); `docker build -t shaper-webhooks .` where one exists.
+# The generator's packages are dev dependencies: the runtime stage has none of them.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
 # Stage 1: compile TypeScript (including sample/webhooks.generated.ts).
-FROM node:24-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
@@ -11,16 +15,17 @@ COPY generator ./generator
 COPY runtime ./runtime
 COPY sample ./sample
 COPY templates ./templates
+COPY scaffold ./scaffold
 RUN npm run build
 
 # Stage 2: production dependencies only.
-FROM node:24-bookworm-slim AS deps
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund
 
 # Stage 3: the runtime image: non-root, read-only root filesystem friendly.
-FROM node:24-bookworm-slim
+FROM ${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
