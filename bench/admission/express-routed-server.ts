@@ -10,6 +10,7 @@ import { DEFAULT_SERVER_CONFIG, mergeServerConfig } from '../../runtime/config/s
 import { LazyKubeClient } from '../../runtime/kube-client.js';
 import { createLogger } from '../../runtime/log.js';
 import { admissionEndpoint } from '../../runtime/server/admission-endpoint.js';
+import { MemoryBudget } from '../../runtime/server/memory-budget.js';
 import { ServerMetrics } from '../../runtime/server/metrics.js';
 import { registerWebhooks } from '../../runtime/server/registry.js';
 import { WebhookServer } from '../../runtime/server/webhook-server.js';
@@ -28,7 +29,7 @@ const kube = new LazyKubeClient();
 const metrics = new ServerMetrics();
 // No webhooks on the fast path: every request goes through Express's router.
 const server = new WebhookServer({ config, webhooks: new Map(), log, kube, metrics });
-const deps = { log, kube, metrics, maxRequestBytes: config.webhook.maxRequestBytes };
+const deps = { log, kube, metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: MemoryBudget.fromHeap() };
 for (const [path, entry] of registerWebhooks(webhooks)) server.app.post(path, admissionEndpoint(entry, deps));
 const { webhook } = await server.start();
 console.log(`listening ${(webhook as AddressInfo).port}`);

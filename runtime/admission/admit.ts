@@ -10,7 +10,7 @@ import { goQuote } from '../go-format.js';
 import { describeThrown, loggableThrown } from '../thrown.js';
 import type { ResolvedWebhook } from '../webhook-options.js';
 import { RequestContext } from './context.js';
-import { toJsonValue } from './json-value.js';
+import { asJsonValue } from './json-value.js';
 import { diffObjects, encodePatch, type PatchOperation } from './patch.js';
 import { limitResponse } from './response-limits.js';
 import { erroredResponse, type AdmissionRequest, type AdmissionResponse, type Status } from './review.js';
@@ -45,6 +45,13 @@ class DeadlineExceeded extends Error {
 export function handlerDeadlineMs(webhook: ResolvedWebhook): number {
   const total = webhook.timeoutSeconds * 1000;
   return total - Math.min(500, total * 0.2);
+}
+
+/** No answer within the deadline: what the API server would do, said in time — allowed with a warning under Ignore, else 504. */
+export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: number, warnings: readonly string[] = []): AdmissionResponse {
+  const message = `webhook ${webhook.name} (${webhook.path}) did not answer within ${ms} ms`;
+  if (webhook.failurePolicy === 'Ignore') return { uid, allowed: true, warnings: [...warnings, `${message}; allowed because its failurePolicy is Ignore`] };
+  return erroredResponse(504, message, uid);
 }
 
 export async function admit(
@@ -87,7 +94,7 @@ async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest,
   if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
     throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
   }
-  const patched = toJsonValue((returned as KubernetesObject | undefined) ?? working) as KubernetesObject;
+  const patched = asJsonValue((returned as KubernetesObject | undefined) ?? working) as KubernetesObject;
   const patch = diffObjects(original, patched);
   const response = withWarnings(allowed, ctx, undefined);
   if (patch.length > 0) {
@@ -144,12 +151,7 @@ function failure(error: unknown, webhook: ResolvedWebhook, request: AdmissionReq
   }
   if (error instanceof DeadlineExceeded) {
     ctx.log.warn({ deadlineMs: error.ms, failurePolicy: webhook.failurePolicy }, 'handler timed out');
-    const message = `webhook ${webhook.name} (${webhook.path}) did not answer within ${error.ms} ms`;
-    if (webhook.failurePolicy === 'Ignore') {
-      ctx.warn(`${message}; allowed because its failurePolicy is Ignore`);
-      return { outcome: 'timeout', response: withWarnings({ uid: request.uid, allowed: true }, ctx, undefined) };
-    }
-    return { outcome: 'timeout', response: erroredResponse(504, message, request.uid) };
+    return { outcome: 'timeout', response: timeoutResponse(webhook, request.uid, error.ms, ctx.warnings) };
   }
   return handlerError(error, webhook, request, ctx);
 }

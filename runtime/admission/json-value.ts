@@ -16,6 +16,52 @@ export class UnrepresentableValue extends Error {
   }
 }
 
+/**
+ * `value` itself when it already is exactly what JSON carries — the common
+ * case, checked without copying (a copy of a large object is the heap a large
+ * review cannot spare) — else its JSON copy from toJsonValue.
+ */
+export function asJsonValue(value: unknown): unknown {
+  return isPlainJson(value, new Set()) ? value : toJsonValue(value);
+}
+
+function isPlainJson(value: unknown, enclosing: Set<object>): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  const prototype = Object.getPrototypeOf(value);
+  const isArray = Array.isArray(value);
+  if (isArray ? prototype !== Array.prototype : prototype !== Object.prototype && prototype !== null) return false;
+  if (enclosing.has(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  enclosing.add(value);
+  const plain = isArray ? everyItem(value as unknown[], enclosing) : everyProperty(value as Record<string, unknown>, enclosing);
+  enclosing.delete(value);
+  return plain;
+}
+
+function everyItem(items: unknown[], enclosing: Set<object>): boolean {
+  // A hole is not JSON (it would be written as null).
+  for (let index = 0; index < items.length; index++) if (!(index in items) || !isPlainJson(items[index], enclosing)) return false;
+  return true;
+}
+
+function everyProperty(object: Record<string, unknown>, enclosing: Set<object>): boolean {
+  for (const key of Object.keys(object)) {
+    const item = object[key];
+    if (item === undefined || !isPlainJson(item, enclosing)) return false;
+  }
+  return true;
+}
+
 /** A plain JSON copy of `value`; throws UnrepresentableValue naming the first field JSON cannot carry. */
 export function toJsonValue(value: unknown): unknown {
   return copy(value, '', '', new Set());

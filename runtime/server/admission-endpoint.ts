@@ -6,11 +6,21 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { admit, type AdmitResult } from '../admission/admit.js';
-import { decodeReview, erroredResponse, identifyReview, reviewOf, type AdmissionResponse, type ReviewIdentity } from '../admission/review.js';
+import { admit, handlerDeadlineMs, timeoutResponse, type AdmitResult } from '../admission/admit.js';
+import {
+  decodeReview,
+  erroredResponse,
+  identifyReview,
+  reviewOf,
+  type AdmissionRequest,
+  type AdmissionResponse,
+  type ReviewApiVersion,
+  type ReviewIdentity,
+} from '../admission/review.js';
 import type { KubeClient, WebhookHandler } from '../contract.js';
 import type { ResolvedWebhook } from '../webhook-options.js';
 import { readBody } from './body.js';
+import { reviewHeapCost, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 
 export interface RegisteredWebhook {
@@ -25,6 +35,8 @@ export interface EndpointDeps {
   readonly kube: KubeClient;
   readonly metrics: ServerMetrics;
   readonly maxRequestBytes: number;
+  /** Heap for reviews in flight, shared by every webhook of the server. */
+  readonly memory: MemoryBudget;
 }
 
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -56,12 +68,32 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
       return reject(res, 415, `Content-Encoding ${JSON.stringify(encoding.slice(0, 64))} not supported; the API server sends admission reviews unencoded`, identifyReview(read.body));
     }
-    const decoded = decodeReview(read.body);
-    if ('error' in decoded) return reject(res, 400, decoded.error, decoded);
-
-    const { apiVersion, request } = decoded.review;
-    const result: AdmitResult = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube });
-    send(res, 200, reviewOf(apiVersion, result.response));
+    const cost = reviewHeapCost(read.body, webhook.mutating);
+    if (cost > deps.memory.capacity) {
+      const work = webhook.mutating ? 'decode, default and diff' : 'decode and validate';
+      return reject(res, 413, `this review needs about ${mib(cost)} MiB of heap to ${work}, more than the ${mib(deps.memory.capacity)} MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`, identifyReview(read.body));
+    }
+    const deadlineMs = handlerDeadlineMs(webhook);
+    const waitStarted = Date.now();
+    const release = await deps.memory.acquire(cost, deadlineMs);
+    if (!release) {
+      const { apiVersion = 'admission.k8s.io/v1', uid = '' } = identifyReview(read.body);
+      log.warn({ uid, cost, inUse: deps.memory.bytesInUse }, 'no heap for this review within its deadline');
+      deps.metrics.countRejected(504);
+      return send(res, 200, reviewOf(apiVersion, timeoutResponse(webhook, uid, deadlineMs)));
+    }
+    let result: AdmitResult;
+    let apiVersion: ReviewApiVersion;
+    let request: AdmissionRequest;
+    try {
+      const decoded = decodeReview(read.body);
+      if ('error' in decoded) return reject(res, 400, decoded.error, decoded);
+      ({ apiVersion, request } = decoded.review);
+      result = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube, deadlineMs: deadlineMs - (Date.now() - waitStarted) });
+      send(res, 200, reviewOf(apiVersion, result.response));
+    } finally {
+      release();
+    }
     const code = responseCode(result.response);
     deps.metrics.countRequest(webhook.path, request.operation, result.response.allowed, code, result.outcome);
     series.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
@@ -83,6 +115,10 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
       })
       .finally(() => series.inFlight.dec());
   };
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
 }
 
 function isJson(contentType: string): boolean {

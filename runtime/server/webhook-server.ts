@@ -5,6 +5,7 @@
  * by an exact path lookup; everything else (unknown paths, user routes) goes
  * to the Express app.
  */
+import { MemoryBudget } from './memory-budget.js';
 import { X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -38,6 +39,8 @@ export interface WebhookServerOptions {
   /** A fixed certificate (serve --dev, tests) instead of watching certDir. */
   readonly certificate?: SecureContextOptions;
   readonly metrics?: ServerMetrics;
+  /** Heap for reviews in flight; by default what V8's heap limit leaves. */
+  readonly memory?: MemoryBudget;
 }
 
 export interface ShutdownOptions {
@@ -68,7 +71,7 @@ export class WebhookServer {
   constructor(private readonly options: WebhookServerOptions) {
     const { config, log } = options;
     this.metrics = options.metrics ?? new ServerMetrics();
-    const deps = { log, kube: options.kube, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes };
+    const deps = { log, kube: options.kube, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: options.memory ?? MemoryBudget.fromHeap() };
     for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
 
     const clientCA = config.webhook.clientCAName;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { DEFAULT_SERVER_CONFIG, mergeServerConfig, type ServerConfigOverrides } from '../../runtime/config/server-config.js';
 import type { KubeClient } from '../../runtime/contract.js';
+import type { MemoryBudget } from '../../runtime/server/memory-budget.js';
 import { registerWebhooks } from '../../runtime/server/registry.js';
 import { WebhookServer, type ListeningAddresses } from '../../runtime/server/webhook-server.js';
 import { createTestCA, type Pem, type TestCA } from './pki.js';
@@ -33,7 +34,7 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(options: { webhooks: readonly unknown[]; config?: ServerConfigOverrides; kube?: KubeClient; caName?: string } ): Promise<TestServer> {
+export async function startTestServer(options: { webhooks: readonly unknown[]; config?: ServerConfigOverrides; kube?: KubeClient; caName?: string; memory?: MemoryBudget }): Promise<TestServer> {
   const ca = await createTestCA(options.caName);
   const certDir = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-certs-'));
   mkdirSync(certDir, { recursive: true });
@@ -55,6 +56,7 @@ export async function startTestServer(options: { webhooks: readonly unknown[]; c
     webhooks: registerWebhooks(options.webhooks),
     log,
     kube: options.kube ?? { get config(): never { throw new Error('no cluster in this test'); }, api(): never { throw new Error('no cluster in this test'); } },
+    memory: options.memory,
   });
   const addresses = await server.start();
 

@@ -21,8 +21,9 @@ export interface ServeProcess {
   readonly exited: Promise<number | null>;
 }
 
-export function serve(args: string[], options: { cwd?: string } = {}): ServeProcess {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function serve(args: string[], options: { cwd?: string; nodeOptions?: string } = {}): ServeProcess {
+  const env = options.nodeOptions === undefined ? process.env : { ...process.env, NODE_OPTIONS: options.nodeOptions };
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

@@ -74,3 +74,25 @@ shutdown:
 log:
   level: {{ $s.log.level }}
 {{- end }}
+
+{{/*
+NODE_OPTIONS: nodeOptions, plus an old-space heap sized from resources.limits.memory
+less nodeMemoryReserveMiB (Node itself, buffers, TLS, the young generation). The
+server keeps what the heap leaves for reviews in flight and queues or refuses
+reviews beyond it, so the container stays inside its limit.
+*/}}
+{{- define "shaper-webhooks.nodeOptions" -}}
+{{- $options := list -}}
+{{- with .Values.nodeOptions }}{{ $options = append $options . }}{{ end -}}
+{{- $limit := dig "limits" "memory" "" .Values.resources | toString -}}
+{{- if and $limit (not (contains "max-old-space-size" .Values.nodeOptions)) -}}
+{{- $mib := 0 -}}
+{{- if hasSuffix "Gi" $limit }}{{ $mib = mul (trimSuffix "Gi" $limit | atoi) 1024 }}
+{{- else if hasSuffix "Mi" $limit }}{{ $mib = trimSuffix "Mi" $limit | atoi }}
+{{- else }}{{ fail (printf "resources.limits.memory %q: write it in Mi or Gi, so that the chart can size the heap from it" $limit) }}{{ end -}}
+{{- $heap := sub $mib .Values.nodeMemoryReserveMiB -}}
+{{- if lt $heap 64 }}{{ fail (printf "resources.limits.memory %s leaves %d MiB of heap after nodeMemoryReserveMiB %d: raise the limit" $limit $heap (int .Values.nodeMemoryReserveMiB)) }}{{ end -}}
+{{- $options = append $options (printf "--max-old-space-size=%d" $heap) -}}
+{{- end -}}
+{{- join " " $options -}}
+{{- end }}

@@ -1,0 +1,116 @@
+/**
+ * Memory under large reviews, with the chart's heap settings: does `serve`
+ * survive 4 concurrent ~3 MiB UPDATE reviews (object + oldObject) and single
+ * reviews of up to maxRequestBytes, and how high does RSS go? Bounded: each
+ * case is a fixed number of requests with a 60 s timeout.
+ *
+ *   node bench/memory/run.ts [--old-space <MiB>]   (after npm run build && tsc -p bench/tsconfig.json)
+ * The server runs with the NODE_OPTIONS the chart renders; --old-space overrides the heap.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { profileReview } from '../admission/bodies.ts';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The container's NODE_OPTIONS as the chart renders them (its heap sized from the memory limit).
+const helm = path.join(process.env.SHAPER_GEN_CACHE ?? path.join(os.homedir(), '.cache/shaper-gen'), 'bin/helm');
+const deployment = execFileSync(helm, ['template', 'bench', path.join(repo, 'charts/shaper-webhooks'), '--show-only', 'templates/deployment.yaml'], { encoding: 'utf8' });
+const chartNodeOptions = /name: NODE_OPTIONS\s+value: "([^"]*)"/.exec(deployment)![1]!.split(' ');
+const MiB = 1024 * 1024;
+
+function freePort(): Promise<number> {
+  const server = http.createServer().listen(0, '127.0.0.1');
+  return once(server, 'listening').then(() => {
+    const { port } = server.address() as { port: number };
+    return new Promise((resolve) => server.close(() => resolve(port)));
+  });
+}
+
+/** A Profile review of about `bytes`, its bulk in annotations; UPDATE carries it twice. */
+function bigProfile(bytes: number, operation: 'CREATE' | 'UPDATE', shape: 'annotations' | 'many-keys'): string {
+  const body = profileReview(`mem-${bytes}-${operation}`) as { request: Record<string, any> };
+  const object = body.request.object;
+  const share = operation === 'UPDATE' ? bytes / 2 : bytes;
+  if (shape === 'annotations') {
+    const count = Math.max(1, Math.floor(share / 1024));
+    object.metadata.annotations = Object.fromEntries(Array.from({ length: count }, (_, i) => [`example.com/note-${i}`, 'x'.repeat(1000)]));
+  } else {
+    const count = Math.floor(share / 17);
+    object.spec.extra = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+  }
+  body.request.operation = operation;
+  if (operation === 'UPDATE') body.request.oldObject = structuredClone(object);
+  return JSON.stringify(body);
+}
+
+function post(port: number, urlPath: string, body: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = https.request({ host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' }, timeout: 60_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+    req.on('timeout', () => req.destroy());
+    req.end(body);
+  });
+}
+
+function peakRssMiB(pid: number): number | undefined {
+  const found = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return found ? Math.round(Number(found[1]) / 1024) : undefined;
+}
+
+async function measure(oldSpace: number | undefined, name: string, urlPath: string, bodies: string[]): Promise<void> {
+  const [port, health] = [await freePort(), await freePort()];
+  const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-mem-'));
+  const config = path.join(work, 'server.yaml');
+  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+kind: ServerConfig
+handlers: [dist/bench/admission/handlers.js]
+webhook: { bindAddress: 127.0.0.1, port: ${port} }
+health: { bindAddress: 127.0.0.1, port: ${health} }
+metrics: { port: 0 }
+log: { level: error }
+`);
+  const flags = [...chartNodeOptions, ...(oldSpace ? [`--max-old-space-size=${oldSpace}`] : [])];
+  const child = spawn(process.execPath, [...flags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--dev', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const deadline = Date.now() + 20_000;
+  while (!stderr.includes('shaper-gen serve --dev')) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const idle = peakRssMiB(child.pid!);
+  const started = performance.now();
+  const statuses = await Promise.all(bodies.map((body) => post(port, urlPath, body)));
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  const peak = peakRssMiB(child.pid!);
+  if (peak === undefined) await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 2000))]);
+  const alive = peak !== undefined && child.exitCode === null && child.signalCode === null;
+  const histogram = Object.entries(statuses.reduce<Record<number, number>>((h, s) => ({ ...h, [s]: (h[s] ?? 0) + 1 }), {})).map(([s, n]) => `${s}×${n}`).join(' ');
+  const sizes = [...new Set(bodies.map((b) => (b.length / MiB).toFixed(1)))].join('/');
+  console.log(`| ${name} | ${bodies.length} × ${sizes} MiB | ${histogram} | ${seconds} s | ${idle} → ${alive ? peak : `died (${child.signalCode ?? child.exitCode})`} MiB |`);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+  }
+}
+
+const oldSpaceFlag = process.argv.indexOf('--old-space');
+const oldSpace = oldSpaceFlag > 0 ? Number(process.argv[oldSpaceFlag + 1]) : undefined;
+console.log(`node flags: ${chartNodeOptions.join(' ')}${oldSpace ? ` --max-old-space-size=${oldSpace}` : ''}\n`);
+console.log('| case | requests | statuses | wall | RSS idle → peak |');
+console.log('| --- | --- | --- | --- | --- |');
+await measure(oldSpace, 'mutate UPDATE, annotations', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'annotations')));
+await measure(oldSpace, 'mutate UPDATE, keys', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'many-keys')));
+await measure(oldSpace, 'mutate CREATE, 7 MiB of keys', '/mutate-profile', [bigProfile(6.9 * MiB, 'CREATE', 'many-keys')]);
+await measure(oldSpace, 'validate CREATE, 7 MiB of keys', '/validate-allow-all', [bigProfile(6.9 * MiB, 'CREATE', 'many-keys')]);
+await measure(oldSpace, 'mutate CREATE, 7 MiB × 4', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(6.9 * MiB, 'CREATE', 'annotations')));
+await measure(oldSpace, 'mutate CREATE, 7 MiB of keys × 3', '/mutate-profile', Array.from({ length: 3 }, () => bigProfile(6.9 * MiB, 'CREATE', 'many-keys')));
