@@ -305,6 +305,20 @@ export class Cel { validateCreate() {} }`,
     expect(webhooks.get('Cel')!.matchConditions).toHaveLength(expressions.length);
   });
 
+  it('reports matchConditions problems alongside the other options\' problems', async () => {
+    expect(
+      await problems({
+        'src/both.ts': `import { Webhook } from 'shaper-gen';
+@Webhook({ path: '/validate-both', mutating: false, rules: [${RULE}], timeoutSeconds: 0,
+  matchConditions: [{ name: 'c', expression: 'object.metadata.name' }] })
+export class Both { validateCreate() {} }`,
+      }),
+    ).toEqual([
+      'src/both.ts:2:178: timeoutSeconds must be a whole number from 1 to 30, got number 0',
+      'src/both.ts:3:47: matchConditions[0].expression must evaluate to bool but got dyn',
+    ]);
+  });
+
   it('writes nothing when any problem exists', async () => {
     await problems({
       'src/ok.ts': `import { Webhook } from 'shaper-gen';
