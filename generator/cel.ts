@@ -1,12 +1,16 @@
 /**
  * matchConditions compiled as the API server compiles them before it stores
  * a webhook configuration (k8s.io/apiserver pkg/admission/plugin/cel): the
- * same variables with the same types, and the result must be exactly bool.
- * The CEL library (@marcbachmann/cel-js) is loaded only when some webhook has
+ * same variables with the same types, the same function libraries
+ * (cel-library.ts), the same compile-time literal checks (cel-validators.ts),
+ * and the result must be exactly bool. The CEL library
+ * (@marcbachmann/cel-js) is loaded only when some webhook has
  * matchConditions, so that a generator run without them does not pay for it.
  */
 import { createRequire } from 'node:module';
-import type { MatchCondition } from '../runtime/webhook-options.js';
+import type { Environment } from '@marcbachmann/cel-js';
+import { declareKubernetesLibraries } from './cel-library.js';
+import { astProblems, type CheckedNode } from './cel-validators.js';
 
 export interface CelProblem {
   /** Index into matchConditions. */
@@ -16,47 +20,42 @@ export interface CelProblem {
   readonly message: string;
 }
 
-/**
- * Functions of Kubernetes' own CEL libraries (k8s.io/apiserver pkg/cel/library:
- * authz, urls, quantity, ip/cidr, semver, lists, regex, format, sets) that this
- * library does not know: an expression that calls one is passed through
- * unchecked rather than refused, since the API server accepts it.
- */
-const KUBERNETES_LIBRARY_FUNCTIONS = new Set([
-  'path', 'group', 'serviceAccount', 'resource', 'subresource', 'namespace', 'name', 'check', 'allowed', 'reason', 'errored', 'error', 'fieldSelector', 'labelSelector',
-  'url', 'isURL', 'getScheme', 'getHost', 'getHostname', 'getPort', 'getEscapedPath', 'getQuery',
-  'quantity', 'isQuantity', 'sign', 'isGreaterThan', 'isLessThan', 'compareTo', 'add', 'sub', 'asInteger', 'asApproximateFloat', 'isInteger',
-  'ip', 'isIP', 'cidr', 'isCIDR', 'family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast', 'containsIP', 'containsCIDR', 'masked', 'prefixLength', 'isCanonical',
-  'semver', 'isSemver', 'major', 'minor', 'patch',
-  'isSorted', 'sum', 'min', 'max', 'indexOf', 'lastIndexOf', 'find', 'findAll', 'format', 'validate', 'named',
-  'contains', 'equivalent', 'intersects', 'escapeKey', 'encode', 'decode', 'charAt', 'quote', 'reverse', 'join', 'split', 'replace', 'substring', 'trim', 'upperAscii', 'lowerAscii',
-]);
-const UNKNOWN_FUNCTION = /^found no matching overload for '(?:[\w.<>, ]+\.)?(\w+)\(/;
+/** cel-go's parser limits (parser.go): nesting depth and expression size in code points. */
+const MAX_RECURSION_DEPTH = 250;
+const MAX_CODE_POINTS = 100_000;
+/** cel-js limits cel-go does not have, raised out of the way. */
+const NO_LIMIT = 10_000_000;
 
 interface CheckResult {
   valid: boolean;
   type?: string;
-  error?: { name: string; summary: string; range?: { start: number; end: number } };
+  error?: { message: string; summary?: string; range?: { start: number; end: number } };
 }
-interface CelEnvironment {
-  registerVariable(declaration: object | string, type?: string): CelEnvironment;
-  check(expression: string): CheckResult;
+interface Parsed {
+  readonly ast: CheckedNode;
+  check(): CheckResult;
 }
 
-let environment: CelEnvironment | undefined;
+let environment: Environment | undefined;
 
 /** The variables a webhook's matchConditions see, typed as kube-apiserver declares them (no params for webhooks). */
-function kubernetesEnvironment(): CelEnvironment {
+function kubernetesEnvironment(): Environment {
   if (environment) return environment;
   // Synchronous require of an ES module (Node ≥ 22.12): loaded on first use only.
-  const { Environment } = createRequire(import.meta.url)('@marcbachmann/cel-js') as { Environment: new () => CelEnvironment };
+  const cel = createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js');
   const gvk = { group: 'string', version: 'string', kind: 'string' };
   const gvr = { group: 'string', version: 'string', resource: 'string' };
-  environment = new Environment()
+  // Homogeneous literals are checked in cel-validators.ts, which exempts string.format's arguments as cel-go does.
+  const env = new cel.Environment({
+    enableOptionalTypes: true,
+    homogeneousAggregateLiterals: false,
+    limits: { maxDepth: MAX_RECURSION_DEPTH, maxAstNodes: NO_LIMIT, maxListElements: NO_LIMIT, maxMapEntries: NO_LIMIT, maxCallArguments: NO_LIMIT },
+  });
+  declareKubernetesLibraries(env);
+  env
     .registerVariable('object', 'dyn')
     .registerVariable('oldObject', 'dyn')
-    .registerVariable('authorizer', 'dyn')
-    .registerVariable('authorizer.requestResource', 'dyn')
+    .registerVariable('authorizer', 'kubernetes.authorization.Authorizer')
     .registerVariable({
       name: 'request',
       schema: {
@@ -78,23 +77,40 @@ function kubernetesEnvironment(): CelEnvironment {
         status: { conditions: 'list<dyn>', phase: 'string' },
       },
     });
-  return environment;
+  return (environment = env);
 }
 
-/** Every matchCondition expression that the API server would refuse to store, with where in the expression. */
-export function checkMatchConditions(conditions: readonly MatchCondition[]): CelProblem[] {
-  const problems: CelProblem[] = [];
-  conditions.forEach(({ expression }, index) => {
-    const leading = expression.length - expression.trimStart().length;
-    const result = kubernetesEnvironment().check(expression.trim());
-    if (result.error) {
-      const unknown = UNKNOWN_FUNCTION.exec(result.error.summary)?.[1];
-      if (unknown && KUBERNETES_LIBRARY_FUNCTIONS.has(unknown)) return;
-      const offset = leading + (result.error.range?.start ?? 0);
-      problems.push({ index, offset, message: `matchConditions[${index}].expression: CEL compilation failed at column ${offset + 1}: ${result.error.summary}` });
-    } else if (result.type !== 'bool') {
-      problems.push({ index, offset: leading, message: `matchConditions[${index}].expression must evaluate to bool but got ${result.type}` });
-    }
+/**
+ * Every matchCondition expression that the API server would refuse to store,
+ * with where in the expression. Entries without a non-blank string expression
+ * are skipped: the option rules report those.
+ */
+export function checkMatchConditions(conditions: readonly unknown[]): CelProblem[] {
+  return conditions.flatMap((condition, index) => {
+    const expression = (condition as { expression?: unknown } | null)?.expression;
+    if (typeof expression !== 'string' || expression.trim() === '') return [];
+    const problem = checkExpression(expression);
+    return problem ? [{ index, offset: problem.offset, message: problem.compiled ? `matchConditions[${index}].expression: CEL compilation failed at column ${problem.offset + 1}: ${problem.message}` : `matchConditions[${index}].expression ${problem.message}` }] : [];
   });
-  return problems;
+}
+
+/** The first problem of one expression; the API server compiles it trimmed, offsets are into the untrimmed text. */
+function checkExpression(expression: string): { offset: number; message: string; compiled: boolean } | undefined {
+  const leading = expression.length - expression.trimStart().length;
+  const source = expression.trim();
+  const at = (offset: number, message: string, compiled = true) => ({ offset: leading + offset, message, compiled });
+  if ([...source].length > MAX_CODE_POINTS) return at(0, `expression code point size exceeds limit: size: ${[...source].length}, limit ${MAX_CODE_POINTS}`);
+  let parsed: Parsed;
+  try {
+    parsed = kubernetesEnvironment().parse(source) as unknown as Parsed;
+  } catch (error) {
+    const { summary, message, range } = error as NonNullable<CheckResult['error']>;
+    return at(range?.start ?? 0, summary ?? message.split('\n')[0]!);
+  }
+  const result = parsed.check();
+  if (result.error) return at(result.error.range?.start ?? 0, result.error.summary ?? result.error.message.split('\n')[0]!);
+  const [problem] = astProblems(parsed.ast, source);
+  if (problem) return at(problem.offset, problem.message);
+  if (result.type !== 'bool') return at(0, `must evaluate to bool but got ${result.type}`, false);
+  return undefined;
 }

@@ -107,14 +107,15 @@ function readDecorator(
     const context = inOtherFile(node) ? ` (in @Webhook of ${classNode.name?.text ?? 'anonymous class'})` : '';
     diagnostics.push(diagnosticAt(node, `${problem.message}${context}`));
   }
-  if (!webhook) return undefined;
-  const celProblems = webhook.matchConditions?.length ? checkMatchConditions(webhook.matchConditions) : [];
+  // Compiled even when other options are wrong, so that one run reports every problem.
+  const conditions = (evaluation.value as { matchConditions?: unknown } | null)?.matchConditions;
+  const celProblems = Array.isArray(conditions) && conditions.length > 0 ? checkMatchConditions(conditions) : [];
   for (const problem of celProblems) {
     const node = locate(['matchConditions', problem.index, 'expression']);
     const context = inOtherFile(node) ? ` (in @Webhook of ${classNode.name?.text ?? 'anonymous class'})` : '';
     diagnostics.push(diagnosticInString(node, problem.offset, `${problem.message}${context}`));
   }
-  if (celProblems.length > 0) return undefined;
+  if (!webhook || celProblems.length > 0) return undefined;
 
   const className = classNode.name?.text;
   const exported = ts.getCombinedModifierFlags(classNode) & ts.ModifierFlags.Export;

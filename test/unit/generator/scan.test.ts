@@ -231,7 +231,7 @@ export class Dashed { validateCreate() {} }`,
     ]);
   });
 
-  it('compiles matchConditions as the API server does: syntax errors and non-bool results at their column, Kubernetes library calls passed', async () => {
+  it('compiles matchConditions as the API server does: syntax errors and non-bool results at their column', async () => {
     expect(
       await problems({
         'src/cel.ts': `import { Webhook } from 'shaper-gen';
@@ -250,6 +250,72 @@ export class Cel { validateCreate() {} }`,
       'src/cel.ts:4:36: matchConditions[1].expression must evaluate to bool but got dyn',
       'src/cel.ts:5:44: matchConditions[2].expression: CEL compilation failed at column 9: No such key: nope',
       'src/cel.ts:6:68: matchConditions[3].expression: CEL compilation failed at column 26: No such key: nope',
+    ]);
+  });
+
+  // Each of these the API server refuses; the generator used to accept them (the differential test in test/cluster found them).
+  it("type-checks Kubernetes' CEL libraries and the literals the API server checks at compile time", async () => {
+    expect(
+      await problems({
+        'src/cel.ts': `import { Webhook } from 'shaper-gen';
+@Webhook({ path: '/validate-cel', mutating: false, rules: [${RULE}], matchConditions: [
+  { name: 'argument-type', expression: "authorizer.group('apps').resource(1).check('get').allowed()" },
+  { name: 'not-bool', expression: "url('https://example.com')" },
+  { name: 'element-type', expression: "[1, 2].join() == '12'" },
+  { name: 'dyn-receiver', expression: 'object.metadata.name.contains(1)' },
+  { name: 'not-kubernetes', expression: "b'x'.hex() == '78'" },
+  { name: 'bind', expression: 'cel.bind(n, object.metadata.name, n.size() > 1)' },
+  { name: 'int-literal', expression: 'object.spec.replicas < 9223372036854775808' },
+  { name: 'duration', expression: "duration('1x') > duration('1s')" },
+  { name: 'timestamp', expression: "timestamp('2020-02-30T00:00:00Z') < timestamp(0)" },
+  { name: 'regex', expression: "object.metadata.name.matches('[a-z')" },
+  { name: 'format', expression: "'%d'.format(['a']) == ''" },
+] })
+export class Cel { validateCreate() {} }`,
+      }),
+    ).toEqual([
+      "src/cel.ts:3:41: matchConditions[0].expression: CEL compilation failed at column 1: found no matching overload for 'kubernetes.authorization.GroupCheck.resource(int)'",
+      'src/cel.ts:4:36: matchConditions[1].expression must evaluate to bool but got kubernetes.URL',
+      "src/cel.ts:5:40: matchConditions[2].expression: CEL compilation failed at column 1: found no matching overload for 'list.join()'",
+      "src/cel.ts:6:40: matchConditions[3].expression: CEL compilation failed at column 1: found no matching overload for 'contains' applied to 'dyn.(int)'",
+      "src/cel.ts:7:42: matchConditions[4].expression: CEL compilation failed at column 1: undeclared reference to 'hex'",
+      "src/cel.ts:8:32: matchConditions[5].expression: CEL compilation failed at column 1: undeclared reference to 'cel' (cel.bind is not in Kubernetes' CEL environment)",
+      'src/cel.ts:9:62: matchConditions[6].expression: CEL compilation failed at column 24: invalid int literal',
+      'src/cel.ts:10:45: matchConditions[7].expression: CEL compilation failed at column 10: invalid duration argument: unknown unit "x" in duration "1x"',
+      'src/cel.ts:11:47: matchConditions[8].expression: CEL compilation failed at column 11: invalid timestamp argument: invalid timestamp "2020-02-30T00:00:00Z"',
+      'src/cel.ts:12:62: matchConditions[9].expression: CEL compilation failed at column 30: invalid matches argument: error parsing regexp: unterminated character class in `[a-z`',
+      'src/cel.ts:13:47: matchConditions[10].expression: CEL compilation failed at column 14: error during formatting: decimal clause can only be used on integers, was given string',
+    ]);
+  });
+
+  // Each of these the API server accepts; the generator used to refuse them.
+  it("accepts what Kubernetes' CEL environment has beyond the standard library", async () => {
+    const expressions = [
+      "sets.contains([1], [1]) && strings.quote('a') != '' && '%s-%d'.format(['a', 1]) == 'a-1'",
+      "object.metadata.?labels.orValue({}).all(k, v, v != '') && optional.of(1).optMap(x, x + 1).hasValue()",
+      '[3, 1].sort() == [1, 3] && lists.range(2).size() == 2 && [[1], [2]].flatten().distinct().reverse().slice(0, 1) == [2]',
+      "[1, 2].transformList(i, v, v * 2) == [2, 4] && ['b', 'a'].sortBy(s, s)[0] == 'a'",
+      "ip.isCanonical('10.0.0.1') && format.named('dns1123Label').hasValue() && sign(quantity('1')) == 1",
+    ];
+    const webhooks = await scan({
+      'src/cel.ts': `import { Webhook } from 'shaper-gen';
+@Webhook({ path: '/validate-cel', mutating: false, rules: [${RULE}], matchConditions: ${JSON.stringify(expressions.map((expression, i) => ({ name: `c${i}`, expression })))} })
+export class Cel { validateCreate() {} }`,
+    });
+    expect(webhooks.get('Cel')!.matchConditions).toHaveLength(expressions.length);
+  });
+
+  it('reports matchConditions problems alongside the other options\' problems', async () => {
+    expect(
+      await problems({
+        'src/both.ts': `import { Webhook } from 'shaper-gen';
+@Webhook({ path: '/validate-both', mutating: false, rules: [${RULE}], timeoutSeconds: 0,
+  matchConditions: [{ name: 'c', expression: 'object.metadata.name' }] })
+export class Both { validateCreate() {} }`,
+      }),
+    ).toEqual([
+      'src/both.ts:2:178: timeoutSeconds must be a whole number from 1 to 30, got number 0',
+      'src/both.ts:3:47: matchConditions[0].expression must evaluate to bool but got dyn',
     ]);
   });
 
