@@ -17,3 +17,4 @@ timeout 600 node bench/admission/run.ts "$@"
 timeout 120 node bench/admission/run.ts --express-comparison
 timeout 120 node bench/admission/run.ts --profile
 timeout 600 node bench/faults/run.ts
+timeout 300 node bench/memory/run.ts
