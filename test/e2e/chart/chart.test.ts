@@ -38,7 +38,7 @@ describe('shaper-webhooks chart', () => {
     const [container] = pod.containers;
     expect(deployment.spec.replicas).toBe(2);
     expect(container.args).toEqual(['serve', '--config', '/etc/shaper-gen/config.yaml']);
-    expect(container.env).toEqual([{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4' }]);
+    expect(container.env).toEqual([{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=112' }]);
     expect(container.ports).toEqual([
       { name: 'webhook', containerPort: 9443, protocol: 'TCP' },
       { name: 'health', containerPort: 8081, protocol: 'TCP' },
