@@ -37,7 +37,10 @@ export interface ServerConfig {
     /** Fallback poll for certificate changes, besides watching the directory. */
     certPollSeconds: number;
   };
-  health: ListenerConfig;
+  health: ListenerConfig & {
+    /** Liveness fails once the main thread has not run for this long (probes are answered from a worker thread). */
+    stallSeconds: number;
+  };
   metrics: ListenerConfig;
   shutdown: {
     /** After SIGTERM: unready at once, keep serving this long so endpoints drop the pod. */
@@ -63,7 +66,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
     maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
     certPollSeconds: 10,
   },
-  health: { bindAddress: '', port: 8081 },
+  health: { bindAddress: '', port: 8081, stallSeconds: 20 },
   metrics: { bindAddress: '', port: 8080 },
   shutdown: { drainSeconds: 5, timeoutSeconds: 20 },
   log: { level: 'info' },
@@ -95,7 +98,7 @@ const SCHEMA = {
         certPollSeconds: { type: 'integer', min: 1, max: 3600 },
       },
     },
-    health: { type: 'object', fields: { bindAddress, port } },
+    health: { type: 'object', fields: { bindAddress, port, stallSeconds: { type: 'integer', min: 1, max: 600 } } },
     metrics: { type: 'object', fields: { bindAddress, port } },
     shutdown: {
       type: 'object',

@@ -2,19 +2,12 @@
  * Liveness and readiness in the style of the Kubernetes API server's own
  * endpoints: `/healthz`, `/readyz`, and `?verbose` for one line per check.
  */
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express } from 'express';
 
 export interface HealthCheck {
   readonly name: string;
   /** Resolves to an error message when failing, undefined when healthy. */
   readonly run: () => Promise<string | undefined> | string | undefined;
-}
-
-export function mountHealthEndpoints(app: Express, liveness: readonly HealthCheck[], readiness: readonly HealthCheck[]): Express {
-  app.get('/healthz', (req, res) => void respond(req, res, 'healthz', liveness));
-  app.get('/livez', (req, res) => void respond(req, res, 'livez', liveness));
-  app.get('/readyz', (req, res) => void respond(req, res, 'readyz', readiness));
-  return app;
 }
 
 export function createPlainApp(): Express {
@@ -24,7 +17,8 @@ export function createPlainApp(): Express {
   return app;
 }
 
-async function respond(req: Request, res: Response, endpoint: string, checks: readonly HealthCheck[]): Promise<void> {
+/** Runs the checks; the text lists each one when verbose or failing, as kube-apiserver does. */
+export async function evaluateChecks(endpoint: string, checks: readonly HealthCheck[], verbose: boolean): Promise<{ status: number; text: string }> {
   const results = await Promise.all(
     checks.map(async (check) => {
       try {
@@ -35,8 +29,8 @@ async function respond(req: Request, res: Response, endpoint: string, checks: re
     }),
   );
   const failed = results.filter((result) => result.failure !== undefined);
-  const verbose = req.query.verbose !== undefined || failed.length > 0;
-  const lines = verbose ? results.map((r) => (r.failure === undefined ? `[+]${r.name} ok` : `[-]${r.name} failed: ${r.failure}`)) : [];
-  lines.push(failed.length === 0 ? (verbose ? `${endpoint} check passed` : 'ok') : `${endpoint} check failed`);
-  res.status(failed.length === 0 ? 200 : 503).type('text/plain').send(`${lines.join('\n')}\n`);
+  const listed = verbose || failed.length > 0;
+  const lines = listed ? results.map((r) => (r.failure === undefined ? `[+]${r.name} ok` : `[-]${r.name} failed: ${r.failure}`)) : [];
+  lines.push(failed.length === 0 ? (listed ? `${endpoint} check passed` : 'ok') : `${endpoint} check failed`);
+  return { status: failed.length === 0 ? 200 : 503, text: `${lines.join('\n')}\n` };
 }

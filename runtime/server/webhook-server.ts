@@ -20,7 +20,8 @@ import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
 import { CertificateWatcher } from '../tls/certificate-watcher.js';
 import { nodeCipherList } from '../tls/cipher-suites.js';
 import { admissionEndpoint, type RawHandler, type RegisteredWebhook } from './admission-endpoint.js';
-import { createPlainApp, mountHealthEndpoints, type HealthCheck } from './health.js';
+import { createPlainApp, evaluateChecks, type HealthCheck } from './health.js';
+import { ProbeListener, type ProbeAnswer } from './probe-listener.js';
 import { FirstRequestDeadline } from './first-request-deadline.js';
 import { KeepAliveDrain } from './keep-alive-drain.js';
 import { ServerMetrics } from './metrics.js';
@@ -30,6 +31,9 @@ export const HANDSHAKE_TIMEOUT_MS = 10_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 120_000;
+
+/** A readiness probe's answer must come back within the kubelet's default 1 s probe timeout. */
+const PROBE_RELAY_MS = 800;
 
 export interface WebhookServerOptions {
   readonly config: ServerConfig;
@@ -63,6 +67,7 @@ export class WebhookServer {
   private readonly keepAlive: KeepAliveDrain;
   private readonly firstRequest: FirstRequestDeadline;
   private readonly plain: http.Server[] = [];
+  private probes: ProbeListener | undefined;
   private readonly watcher: CertificateWatcher | undefined;
   private shuttingDown = false;
   private stopped: Promise<void> | undefined;
@@ -144,8 +149,6 @@ export class WebhookServer {
     const webhook = await listen(this.https, config.webhook);
     const addresses: ListeningAddresses = { webhook };
 
-    const probes = createPlainApp();
-    mountHealthEndpoints(probes, [{ name: 'ping', run: () => undefined }], this.readinessChecks());
     const metricsApp = createPlainApp();
     metricsApp.get('/metrics', (_req, res) => {
       this.metrics.registry.metrics().then(
@@ -154,8 +157,16 @@ export class WebhookServer {
       );
     });
     const sharedPort = config.health.port !== 0 && config.health.port === config.metrics.port;
-    if (sharedPort) probes.use(metricsApp);
-    if (config.health.port !== 0) addresses.health = await this.listenPlain(probes, config.health);
+    if (config.health.port !== 0) {
+      this.probes = await ProbeListener.start({
+        port: config.health.port,
+        bindAddress: config.health.bindAddress,
+        stallMs: config.health.stallSeconds * 1000,
+        relayMs: PROBE_RELAY_MS,
+        answer: (path, verbose) => this.probeAnswer(path, verbose, sharedPort),
+      });
+      addresses.health = this.probes.address;
+    }
     if (config.metrics.port !== 0 && !sharedPort) addresses.metrics = await this.listenPlain(metricsApp, config.metrics);
     if (sharedPort) addresses.metrics = addresses.health;
 
@@ -166,6 +177,16 @@ export class WebhookServer {
     const missing = this.missingPaths();
     if (missing.length > 0) log.error({ missing }, `no handler for ${missing.join(', ')}: the chart's webhook configurations call these paths; refusing readiness`);
     return addresses;
+  }
+
+  /** What the health port's worker asks of this thread: readiness, and metrics when they share the port. */
+  private async probeAnswer(path: string, verbose: boolean, withMetrics: boolean): Promise<ProbeAnswer> {
+    if (path === '/readyz') {
+      const { status, text } = await evaluateChecks('readyz', this.readinessChecks(), verbose);
+      return { status, contentType: 'text/plain; charset=utf-8', body: text };
+    }
+    if (path === '/metrics' && withMetrics) return { status: 200, contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() };
+    return { status: 404, contentType: 'text/plain; charset=utf-8', body: `no probe at ${path}\n` };
   }
 
   private readinessChecks(): HealthCheck[] {
@@ -247,6 +268,7 @@ export class WebhookServer {
     }
     this.keepAlive.stop();
     this.watcher?.stop();
+    await this.probes?.close();
     await Promise.all(
       this.plain.map((server) => {
         const done = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -54,9 +54,10 @@ export interface ServeConfigOptions {
   expectedPaths?: string[];
   drainSeconds?: number;
   timeoutSeconds?: number;
-  /** More top-level YAML, or `webhook` keys through `webhookExtra`. */
+  /** More top-level YAML, or `webhook` / `health` keys through `webhookExtra` / `healthExtra`. */
   extra?: string;
   webhookExtra?: string;
+  healthExtra?: string;
 }
 
 export interface ServeConfig {
@@ -94,7 +95,7 @@ kind: ServerConfig
 handlers: [${handlers.join(', ')}]
 expectedPaths: [${expectedPaths.join(', ')}]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${this.dir}${options.webhookExtra ? `, ${options.webhookExtra}` : ''} }
-health: { bindAddress: 127.0.0.1, port: ${health} }
+health: { bindAddress: 127.0.0.1, port: ${health}${options.healthExtra ? `, ${options.healthExtra}` : ''} }
 metrics: { bindAddress: 127.0.0.1, port: ${metrics} }
 shutdown: { drainSeconds: ${options.drainSeconds ?? 1}, timeoutSeconds: ${options.timeoutSeconds ?? 5} }
 ${options.extra ?? ''}`,

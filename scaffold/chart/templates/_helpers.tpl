@@ -66,6 +66,7 @@ webhook:
   maxRequestBytes: {{ int64 $s.maxRequestBytes }}
 health:
   port: {{ $s.ports.health }}
+  stallSeconds: {{ $s.livenessStallSeconds }}
 metrics:
   port: {{ $s.ports.metrics }}
 shutdown:
