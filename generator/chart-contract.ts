@@ -19,7 +19,7 @@ export const CHART_CONTRACT = {
   servingCertificateSuffix: '-serving-cert',
 } as const;
 
-/** Problems of the chart in `chartDir` for generated templates; `grantsRbac`: some webhook declares `rbac`. */
+/** Problems of the chart in `chartDir` for generated templates; `grantsRbac`: some webhook declares `rbac` or `cache`. */
 export function chartContractProblems(chartDir: string, chartName: string, grantsRbac: boolean): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const at = (file: string, message: string) => problems.push({ file, line: 1, column: 1, message: `${message} (see "Chart contract" in the shaper-gen README)` });
@@ -42,7 +42,7 @@ export function chartContractProblems(chartDir: string, chartName: string, grant
   }
   const rbacHelper = `${chartName}.rbacRules`;
   if (grantsRbac && !templates.some((t) => t.file !== '_rbac-rules.tpl' && t.text.includes(`"${rbacHelper}"`))) {
-    at(path.join(chartDir, 'templates'), `webhooks declare rbac, but no template includes "${rbacHelper}": the server's ServiceAccount would not get those permissions`);
+    at(path.join(chartDir, 'templates'), `webhooks declare rbac or cache, but no template includes "${rbacHelper}": the server's ServiceAccount would not get those permissions`);
   }
   return problems;
 }

@@ -12,6 +12,7 @@ import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
 import { loadTemplates } from './render.js';
 import { scanWebhooks, type DecoratedWebhook } from './scan.js';
+import { rbacRulesOf } from '../runtime/rbac-options.js';
 
 export interface GeneratedFile {
   /** Absolute path. */
@@ -37,7 +38,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const chartName = readChartName(config.chartDir);
   const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
   if (diagnostics.length > 0) throw new GenerationError(sortDiagnostics(diagnostics));
-  const chartProblems = chartContractProblems(config.chartDir, chartName, webhooks.some((w) => w.webhook.rbac.length > 0));
+  const chartProblems = chartContractProblems(config.chartDir, chartName, webhooks.some((w) => rbacRulesOf(w.webhook).length > 0));
   if (chartProblems.length > 0) throw new GenerationError(chartProblems);
 
   const templates = loadTemplates();

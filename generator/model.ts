@@ -1,6 +1,6 @@
 /** Turns scanned webhooks into the sorted, plain data the templates render. */
 import path from 'node:path';
-import { mergeRbacRules } from '../runtime/rbac-options.js';
+import { mergeRbacRules, rbacRulesOf } from '../runtime/rbac-options.js';
 import type { LabelSelector, ResolvedWebhook } from '../runtime/webhook-options.js';
 import { compareText } from './compare-text.js';
 import { sortedEntries } from './render.js';
@@ -72,7 +72,7 @@ export function pathsModel(webhooks: readonly ResolvedWebhook[], chartName: stri
 export function rbacRulesModel(webhooks: readonly ResolvedWebhook[], chartName: string) {
   return {
     helperName: helmHelpers(chartName).rbacRules,
-    rules: mergeRbacRules(webhooks.flatMap((w) => w.rbac)).map((rule) => ({ ...rule, resourceNames: rule.resourceNames ?? null })),
+    rules: mergeRbacRules(webhooks.flatMap(rbacRulesOf)).map((rule) => ({ ...rule, resourceNames: rule.resourceNames ?? null })),
   };
 }
 

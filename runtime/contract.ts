@@ -5,6 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ResolvedWebhook } from './webhook-options.js';
+import type { CachedResource } from './cache/cached-resource.js';
 
 export interface ObjectMeta {
   name?: string;
@@ -71,12 +72,34 @@ export interface KubeClient {
   api<T>(apiClass: new (...args: never[]) => T): T;
 }
 
+export interface ReadOptions {
+  /** Read from the API server, not the cache: for a decision that must see a change made a moment ago. */
+  readonly live?: boolean;
+}
+
+/**
+ * Reads of the resources a webhook declares in `@Webhook({ cache })`, from the
+ * server's informer cache. A cached object can lag the API server by the
+ * watch's delivery delay (usually milliseconds); a miss is read from the API
+ * server, so an object created just before the request is found. While the
+ * watch is down, every read goes to the API server. Objects come without
+ * metadata.managedFields, and are copies: change them freely.
+ */
+export interface CacheReader {
+  /** The object, or undefined when it does not exist. `namespace` is undefined for cluster-scoped resources. */
+  get<T extends object = KubernetesObject>(resource: CachedResource, namespace: string | undefined, name: string, options?: ReadOptions): Promise<T | undefined>;
+  /** The objects in one namespace, or in all when `namespace` is undefined. */
+  list<T extends object = KubernetesObject>(resource: CachedResource, namespace?: string, options?: ReadOptions): Promise<T[]>;
+}
+
 export interface AdmissionContext {
   readonly request: AdmissionRequestInfo;
   readonly webhook: ResolvedWebhook;
   /** Structured logger bound to this request (webhook, uid, operation, object). */
   readonly log: Logger;
   readonly kube: KubeClient;
+  /** Cached reads of the resources in the webhook's `cache` option. */
+  readonly cache: CacheReader;
   /** Aborted when the handler's deadline passes; pass it on to API calls. */
   readonly signal: AbortSignal;
   /** Adds a warning for the client (kubectl prints it; API clients see a Warning header). */

@@ -4,6 +4,7 @@
  * `shaper-gen manifests` merges every webhook's rules into the chart's
  * ClusterRole; the runtime only validates them.
  */
+import { cacheRbacRules, type CachedResource } from './cache/cached-resource.js';
 import { didYouMean } from './did-you-mean.js';
 
 /** One RBAC PolicyRule the handler's ServiceAccount needs (through `ctx.kube`). */
@@ -57,6 +58,11 @@ export function checkRbacRules(value: unknown, path: readonly (string | number)[
     list('verbs', true, (verb) => VERB.test(verb), 'a lower-case verb like "get", "list", "watch", or "*"');
     list('resourceNames', false, (name) => name !== '', 'a non-empty object name');
   });
+}
+
+/** Everything a webhook's ServiceAccount needs: its `rbac` rules and what its `cache` reads. */
+export function rbacRulesOf(webhook: { readonly rbac: readonly RbacRule[]; readonly cache: readonly CachedResource[] }): RbacRule[] {
+  return [...webhook.rbac, ...cacheRbacRules(webhook.cache)];
 }
 
 /**

@@ -7,6 +7,7 @@
  * applies it when a class is decorated. Nothing else lists the options.
  */
 import { didYouMean } from './did-you-mean.js';
+import { checkCacheOption, type CachedResource } from './cache/cached-resource.js';
 import { checkRbacRules, type RbacRule } from './rbac-options.js';
 
 export const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT', '*'] as const;
@@ -96,6 +97,12 @@ export interface WebhookOptions {
    * rules into the chart's ClusterRole for the server's ServiceAccount.
    */
   readonly rbac?: readonly RbacRule[];
+  /**
+   * Resources the handler reads through `ctx.cache`: the server keeps them in
+   * an informer cache (list + watch), readiness waits for its first sync, and
+   * the ClusterRole gets get, list and watch on each.
+   */
+  readonly cache?: readonly CachedResource[];
 }
 
 export interface ResolvedRule {
@@ -124,6 +131,7 @@ export interface ResolvedWebhook {
   readonly objectSelector: LabelSelector | undefined;
   readonly matchConditions: readonly MatchCondition[] | undefined;
   readonly rbac: readonly RbacRule[];
+  readonly cache: readonly CachedResource[];
 }
 
 /** Where in the options a problem is: `['rules', 0, 'operations', 1]`. */
@@ -250,6 +258,7 @@ export function resolveWebhookOptions(raw: unknown): { webhook?: ResolvedWebhook
     objectSelector: options.objectSelector,
     matchConditions: options.matchConditions,
     rbac: options.rbac ?? [],
+    cache: (options.cache ?? []).map(({ group, version, resource }) => ({ group, version, resource })),
   };
   return { webhook, problems };
 }
@@ -394,10 +403,14 @@ const FIELDS = {
     },
   },
   rbac: { check: checkRbacRules },
+  cache: { check: checkCacheOption },
 } satisfies { readonly [K in keyof Required<WebhookOptions>]: Field };
 
 /** The option names, in declaration order: exported for the generator's messages and docs. */
 export const WEBHOOK_OPTION_NAMES = Object.keys(FIELDS) as (keyof WebhookOptions)[];
+
+/** Options for the server and the chart's RBAC, never written into a webhook configuration. */
+export const SERVER_ONLY_OPTION_NAMES = ['rbac', 'cache'] as const satisfies readonly (keyof WebhookOptions)[];
 
 function checkRule(rule: unknown, path: OptionPath, report: Report): void {
   if (!expectObject(rule, path, report, ['groups', 'versions', 'resources', 'operations', 'scope'])) return;

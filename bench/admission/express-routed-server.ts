@@ -6,6 +6,7 @@
  *   node dist/bench/admission/express-routed-server.js <certDir>
  */
 import type { AddressInfo } from 'node:net';
+import { MemoryObjects } from '../../runtime/cache/memory-objects.js';
 import { DEFAULT_SERVER_CONFIG, mergeServerConfig } from '../../runtime/config/server-config.js';
 import { LazyKubeClient } from '../../runtime/kube-client.js';
 import { createLogger } from '../../runtime/log.js';
@@ -29,7 +30,7 @@ const kube = new LazyKubeClient();
 const metrics = new ServerMetrics();
 // No webhooks on the fast path: every request goes through Express's router.
 const server = new WebhookServer({ config, webhooks: new Map(), log, kube, metrics });
-const deps = { log, kube, metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: MemoryBudget.fromHeap() };
+const deps = { log, kube, objects: new MemoryObjects({}), metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: MemoryBudget.fromHeap() };
 for (const [path, entry] of registerWebhooks(webhooks)) server.app.post(path, admissionEndpoint(entry, deps));
 const { webhook } = await server.start();
 console.log(`listening ${(webhook as AddressInfo).port}`);

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { CustomDefaulter, CustomValidator, KubeClient, KubernetesObject, WebhookHandler } from '../contract.js';
+import type { ObjectSource } from '../cache/object-source.js';
 import { AdmissionDenial, causeMessage } from '../errors.js';
 import { goQuote } from '../go-format.js';
 import { describeThrown, loggableThrown } from '../thrown.js';
@@ -31,8 +32,18 @@ export interface AdmitResult {
 export interface AdmitOptions {
   log: Logger;
   kube: KubeClient;
+  /** What `ctx.cache` reads from. */
+  objects: ObjectSource;
   /** How long the handler may run; by default the webhook's timeoutSeconds less a margin for the network. */
   deadlineMs?: number;
+  /** Part of the deadline already spent before the handler could start (waiting for heap). */
+  waitedMs?: number;
+}
+
+/** The handler's time: `ms` as reported in timeout answers, `remainingMs` for the timer. */
+interface Deadline {
+  readonly ms: number;
+  readonly remainingMs: number;
 }
 
 class DeadlineExceeded extends Error {
@@ -60,16 +71,17 @@ export async function admit(
   request: AdmissionRequest,
   options: AdmitOptions,
 ): Promise<AdmitResult> {
-  const ctx = new RequestContext(webhook, request, options.log, options.kube);
-  const result = await decide(webhook, handler, request, ctx, options.deadlineMs ?? handlerDeadlineMs(webhook));
+  const ctx = new RequestContext(webhook, request, options.log, options.kube, options.objects);
+  const ms = options.deadlineMs ?? handlerDeadlineMs(webhook);
+  const result = await decide(webhook, handler, request, ctx, { ms, remainingMs: ms - (options.waitedMs ?? 0) });
   result.response = limitResponse(result.response);
   return result;
 }
 
-async function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, ctx: RequestContext, deadlineMs: number): Promise<AdmitResult> {
+async function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, ctx: RequestContext, deadline: Deadline): Promise<AdmitResult> {
   try {
-    if (webhook.mutating) return await runDefaulter(handler as CustomDefaulter, request, ctx, deadlineMs);
-    const warnings = await settle(callValidator(handler as CustomValidator, request, ctx), ctx, deadlineMs);
+    if (webhook.mutating) return await runDefaulter(handler as CustomDefaulter, request, ctx, deadline);
+    const warnings = await settle(callValidator(handler as CustomValidator, request, ctx), ctx, deadline);
     return { outcome: 'allowed', response: withWarnings({ uid: request.uid, allowed: true }, ctx, warnings) };
   } catch (error) {
     try {
@@ -81,7 +93,7 @@ async function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request
   }
 }
 
-async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: RequestContext, deadlineMs: number): Promise<AdmitResult> {
+async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: RequestContext, deadline: Deadline): Promise<AdmitResult> {
   const allowed: AdmissionResponse = { uid: request.uid, allowed: true };
   // Like controller-runtime: defaulting applies to objects being written, never to DELETE or CONNECT.
   if (request.operation === 'DELETE' || request.operation === 'CONNECT') return { outcome: 'allowed', response: allowed };
@@ -90,7 +102,7 @@ async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest,
     return { outcome: 'denied', response: erroredResponse(400, `${request.operation} request for webhook ${ctx.webhook.path} carries no object`, request.uid) };
   }
   const working = structuredClone(original);
-  const returned = await settle(handler.default(working, ctx), ctx, deadlineMs);
+  const returned = await settle(handler.default(working, ctx), ctx, deadline);
   if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
     throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
   }
@@ -118,18 +130,18 @@ function callValidator(handler: CustomValidator, request: AdmissionRequest, ctx:
 }
 
 /** Awaits a handler's result only when it is a promise, bounded by the deadline. */
-async function settle<T>(value: T | Promise<T>, ctx: RequestContext, deadlineMs: number): Promise<T> {
+async function settle<T>(value: T | Promise<T>, ctx: RequestContext, deadline: Deadline): Promise<T> {
   if (!isThenable(value)) return value;
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
+  const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new DeadlineExceeded(deadlineMs);
+      const error = new DeadlineExceeded(deadline.ms);
       ctx.abort(error);
       reject(error);
-    }, deadlineMs);
+    }, deadline.remainingMs);
   });
   try {
-    return await Promise.race([value, deadline]);
+    return await Promise.race([value, expired]);
   } finally {
     clearTimeout(timer);
   }

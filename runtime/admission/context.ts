@@ -1,6 +1,8 @@
 /** The `ctx` a handler receives: request facts, a request-scoped logger, the API client, a deadline signal, warnings. */
 import type { Logger } from 'pino';
-import type { AdmissionContext, AdmissionRequestInfo, KubeClient } from '../contract.js';
+import { WebhookCacheReader } from '../cache/webhook-cache-reader.js';
+import type { ObjectSource } from '../cache/object-source.js';
+import type { AdmissionContext, AdmissionRequestInfo, CacheReader, KubeClient } from '../contract.js';
 import type { ResolvedWebhook } from '../webhook-options.js';
 import type { AdmissionRequest } from './review.js';
 
@@ -9,12 +11,14 @@ export class RequestContext implements AdmissionContext {
   private controller: AbortController | undefined;
   private requestLog: Logger | undefined;
   private info: AdmissionRequestInfo | undefined;
+  private reader: CacheReader | undefined;
 
   constructor(
     readonly webhook: ResolvedWebhook,
     private readonly raw: AdmissionRequest,
     private readonly baseLog: Logger,
     readonly kube: KubeClient,
+    private readonly objects: ObjectSource,
   ) {}
 
   // Built on first use: most handlers never touch them, and the hot path should not pay for it.
@@ -31,6 +35,10 @@ export class RequestContext implements AdmissionContext {
       namespace: this.raw.namespace,
       name: this.raw.name,
     }));
+  }
+
+  get cache(): CacheReader {
+    return (this.reader ??= new WebhookCacheReader(this.objects, this.webhook, () => this.signal));
   }
 
   get signal(): AbortSignal {

@@ -18,6 +18,7 @@ import {
   type ReviewIdentity,
 } from '../admission/review.js';
 import type { KubeClient, WebhookHandler } from '../contract.js';
+import type { ObjectSource } from '../cache/object-source.js';
 import type { ResolvedWebhook } from '../webhook-options.js';
 import { readBody } from './body.js';
 import { reviewHeapCost, type MemoryBudget } from './memory-budget.js';
@@ -33,6 +34,8 @@ export interface RegisteredWebhook {
 export interface EndpointDeps {
   readonly log: Logger;
   readonly kube: KubeClient;
+  /** What `ctx.cache` reads from. */
+  readonly objects: ObjectSource;
   readonly metrics: ServerMetrics;
   readonly maxRequestBytes: number;
   /** Heap for reviews in flight, shared by every webhook of the server. */
@@ -89,7 +92,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
       const decoded = decodeReview(read.body);
       if ('error' in decoded) return reject(res, 400, decoded.error, decoded);
       ({ apiVersion, request } = decoded.review);
-      result = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube, deadlineMs: deadlineMs - (Date.now() - waitStarted) });
+      result = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs: Date.now() - waitStarted });
       send(res, 200, reviewOf(apiVersion, result.response));
     } finally {
       release();

@@ -5,6 +5,8 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Outcome } from '../admission/admit.js';
+import { resourceKey, type CachedResource } from '../cache/cached-resource.js';
+import type { ReadSource } from '../cache/informer-cache.js';
 
 const PREFIX = 'shaper_webhook_';
 
@@ -45,6 +47,12 @@ export class ServerMetrics {
     name: `${PREFIX}rejected_requests_total`,
     help: 'Requests answered before any handler ran (bad body, too large, wrong method or content type), by response code.',
     labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+  private readonly cacheReads = new Counter({
+    name: `${PREFIX}cache_reads_total`,
+    help: 'ctx.cache reads by resource and where they were answered: cache, miss (not cached, read from the API server), live (asked for), stale (watch down, read from the API server).',
+    labelNames: ['resource', 'source'] as const,
     registers: [this.registry],
   });
   readonly unhandledRejections = new Counter({
@@ -105,6 +113,10 @@ export class ServerMetrics {
 
   countRejected(code: number): void {
     this.rejected.labels(String(code)).inc();
+  }
+
+  cacheRead(resource: CachedResource, source: ReadSource): void {
+    this.cacheReads.inc({ resource: resourceKey(resource), source });
   }
 }
 

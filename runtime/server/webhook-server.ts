@@ -19,6 +19,8 @@ import type { KubeClient } from '../contract.js';
 import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
 import { CertificateWatcher } from '../tls/certificate-watcher.js';
 import { nodeCipherList } from '../tls/cipher-suites.js';
+import { InformerCache } from '../cache/informer-cache.js';
+import type { ObjectSource } from '../cache/object-source.js';
 import { admissionEndpoint, type RawHandler, type RegisteredWebhook } from './admission-endpoint.js';
 import { createPlainApp, evaluateChecks, type HealthCheck } from './health.js';
 import { ProbeListener, type ProbeAnswer } from './probe-listener.js';
@@ -45,6 +47,8 @@ export interface WebhookServerOptions {
   readonly metrics?: ServerMetrics;
   /** Heap for reviews in flight; by default what V8's heap limit leaves. */
   readonly memory?: MemoryBudget;
+  /** What `ctx.cache` reads from; by default informers for the resources the webhooks declare in `cache`. */
+  readonly objects?: ObjectSource;
 }
 
 export interface ShutdownOptions {
@@ -62,6 +66,7 @@ export class WebhookServer {
   /** The Express app behind the webhook port: add your own routes here. Admission paths never reach it. */
   readonly app: Express = createPlainApp();
   readonly metrics: ServerMetrics;
+  private readonly informers: InformerCache | undefined;
   private readonly endpoints = new Map<string, RawHandler>();
   private readonly https: https.Server;
   private readonly keepAlive: KeepAliveDrain;
@@ -76,7 +81,12 @@ export class WebhookServer {
   constructor(private readonly options: WebhookServerOptions) {
     const { config, log } = options;
     this.metrics = options.metrics ?? new ServerMetrics();
-    const deps = { log, kube: options.kube, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: options.memory ?? MemoryBudget.fromHeap() };
+    if (!options.objects) {
+      const resources = InformerCache.resourcesOf([...options.webhooks.values()].map((entry) => entry.webhook));
+      this.informers = new InformerCache(resources, options.kube, log, (resource, source) => this.metrics.cacheRead(resource, source));
+    }
+    const objects = options.objects ?? this.informers!;
+    const deps = { log, kube: options.kube, objects, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: options.memory ?? MemoryBudget.fromHeap() };
     for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
 
     const clientCA = config.webhook.clientCAName;
@@ -146,6 +156,7 @@ export class WebhookServer {
   async start(): Promise<ListeningAddresses> {
     const { config, log } = this.options;
     await this.watcher?.start();
+    this.informers?.start();
     const webhook = await listen(this.https, config.webhook);
     const addresses: ListeningAddresses = { webhook };
 
@@ -204,6 +215,8 @@ export class WebhookServer {
         },
       },
       { name: 'webhook-listener', run: () => this.probeListener() },
+      // Only when some webhook declares `cache`: ready once every informer has listed its resource.
+      ...(this.informers?.resources.length ? [{ name: 'cache', run: () => this.informers!.problem() }] : []),
     ];
   }
 
@@ -268,6 +281,7 @@ export class WebhookServer {
     }
     this.keepAlive.stop();
     this.watcher?.stop();
+    await this.informers?.stop();
     await this.probes?.close();
     await Promise.all(
       this.plain.map((server) => {

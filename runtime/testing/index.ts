@@ -7,6 +7,7 @@
 import fastJsonPatch from 'fast-json-patch';
 import { pino, type Logger } from 'pino';
 import { admit } from '../admission/admit.js';
+import { MemoryObjects } from '../cache/memory-objects.js';
 import type { AdmissionRequest, AdmissionResponse, AdmissionReview, ReviewApiVersion, StatusCause } from '../admission/review.js';
 import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubeClient, KubernetesObject, UserInfo, WebhookHandler } from '../contract.js';
 import { webhookOf } from '../decorator.js';
@@ -80,6 +81,12 @@ export interface Decision<T extends object = KubernetesObject> {
 export interface RunOptions {
   /** Kubernetes API access for handlers that use `ctx.kube`; by default any use fails the test. */
   kube?: KubeClient;
+  /**
+   * What `ctx.cache` holds, by resource as kubectl names it: `{ 'profiles.shaper.io': [profile], configmaps: [cm] }`;
+   * an Error instead of the objects makes reads of that resource fail with it. A resource the webhook does not
+   * declare in `cache` fails, as it would in the server.
+   */
+  objects?: Readonly<Record<string, readonly KubernetesObject[] | Error>>;
   log?: Logger;
   /** Override the handler's deadline (ms). */
   deadlineMs?: number;
@@ -94,6 +101,7 @@ export async function runWebhook<T extends object>(handler: WebhookHandler | (ne
   const result = await admit(webhook, instance, request, {
     log: options.log ?? pino({ level: 'silent' }),
     kube: options.kube ?? noKube,
+    objects: new MemoryObjects(options.objects ?? {}),
     deadlineMs: options.deadlineMs,
   });
   const { response } = result;

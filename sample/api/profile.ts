@@ -1,4 +1,8 @@
-import type { KubernetesObject } from 'shaper-gen';
+import type { CachedResource, KubernetesObject } from 'shaper-gen';
+import { GROUP, VERSION } from './group.js';
+
+/** Profiles as the API serves them, for `@Webhook({ cache })` and `ctx.cache`. */
+export const PROFILES: CachedResource = { group: GROUP, version: VERSION, resource: 'profiles' };
 
 export const PROFILE_TIERS = ['bronze', 'silver', 'gold'] as const;
 export type ProfileTier = (typeof PROFILE_TIERS)[number];

@@ -1,7 +1,7 @@
 import { Denied, Invalid, Webhook, assertValid, field, formatOptionPath, labelSelectorProblems, type AdmissionContext, type CustomValidator, type FieldError, type Warnings } from 'shaper-gen';
 import { MAX_WEIGHT, MIN_WEIGHT, type Assignment } from '../api/assignment.js';
 import { GROUP, PROTECTED_LABEL, VERSION } from '../api/group.js';
-import { ApiProfileLookup, type ProfileLookup } from './profile-lookup.js';
+import { PROFILES, type Profile } from '../api/profile.js';
 
 /**
  * An Assignment must point at a Profile that exists in its namespace, select
@@ -16,14 +16,12 @@ import { ApiProfileLookup, type ProfileLookup } from './profile-lookup.js';
   failurePolicy: 'Fail',
   // The Profile lookup only reads: no side effects, dry-run requests are fine.
   sideEffects: 'None',
-  // One API read per request: 10 s covers a slow API server without holding requests for the 30 s maximum.
+  // Reads come from the cache; a miss reads the API server: 10 s covers a slow one without holding requests for the 30 s maximum.
   timeoutSeconds: 10,
-  // The Profile lookup reads Profiles in the Assignment's namespace, which can be any: the chart's ClusterRole grants exactly this.
-  rbac: [{ groups: [GROUP], resources: ['profiles'], verbs: ['get'] }],
+  // Profiles are read from the server's informer cache (the chart's ClusterRole gets get, list and watch on them).
+  cache: [PROFILES],
 })
 export class AssignmentValidator implements CustomValidator<Assignment> {
-  constructor(private readonly profiles: ProfileLookup = new ApiProfileLookup()) {}
-
   async validateCreate(assignment: Assignment, ctx: AdmissionContext): Promise<Warnings> {
     assertValid(specErrors(assignment));
     await this.requireProfile(assignment, ctx);
@@ -50,9 +48,14 @@ export class AssignmentValidator implements CustomValidator<Assignment> {
   private async requireProfile(assignment: Assignment, ctx: AdmissionContext): Promise<void> {
     const name = assignment.spec!.profileRef!.name!;
     const namespace = ctx.request.namespace ?? assignment.metadata?.namespace ?? 'default';
-    if (!(await this.profiles.get(namespace, name, ctx))) {
+    if (!(await this.findProfile(namespace, name, ctx))) {
       throw Invalid(field.notFound('spec.profileRef.name', name, `Profile ${JSON.stringify(name)} does not exist in namespace ${JSON.stringify(namespace)}`));
     }
+  }
+
+  /** The Profile, or undefined. A Profile created just before the Assignment is found: a cache miss reads the API server. */
+  protected findProfile(namespace: string, name: string, ctx: AdmissionContext): Promise<Profile | undefined> {
+    return ctx.cache.get<Profile>(PROFILES, namespace, name);
   }
 }
 

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_OPTION_NAMES } from '../../runtime/webhook-options.js';
+import { SERVER_ONLY_OPTION_NAMES, WEBHOOK_OPTION_NAMES } from '../../runtime/webhook-options.js';
 import { startControlPlane, type ControlPlane } from '../kindenv/control-plane.js';
 import { createFixtureProject, type FixtureProject } from '../support/fixture-project.js';
 import { createTestCA } from '../support/pki.js';
@@ -147,8 +147,9 @@ describe('shaper-gen manifests against the kube-apiserver', () => {
   });
 
   it('covers every option in cases the API server accepts, and in refusals it names', () => {
-    // mutating picks the kind of configuration and is never wrong by itself; rbac goes into the ClusterRole.
-    const options = WEBHOOK_OPTION_NAMES.filter((option) => option !== 'mutating' && option !== 'rbac');
+    // mutating picks the kind of configuration and is never wrong by itself; rbac and cache go into the ClusterRole.
+    const serverOnly: readonly string[] = SERVER_ONLY_OPTION_NAMES;
+    const options = WEBHOOK_OPTION_NAMES.filter((option) => option !== 'mutating' && !serverOnly.includes(option));
     const accepted = new Set(results.filter((j) => j.refusals.length === 0).flatMap((j) => j.case.webhooks.flatMap((w) => Object.keys(w))));
     const named = new Set(results.flatMap((j) => j.refusals.flatMap((r) => r.fields.flatMap(optionsOfField))));
     expect({ accepted: options.filter((o) => !accepted.has(o)), refused: options.filter((o) => !named.has(o)) }).toEqual({ accepted: [], refused: [] });

@@ -89,16 +89,17 @@ describe('the installed chart', () => {
     expect(ready.status).toBe(200);
     expect(ready.text).toContain('[+]handlers ok');
     expect(ready.text).toContain('[+]certificate ok');
+    expect(ready.text).toContain('[+]cache ok');
   });
 
-  it("gives the server's ServiceAccount exactly get on profiles", async () => {
+  it("gives the server's ServiceAccount exactly get, list and watch on profiles (the validator's cache)", async () => {
     const authz = env.kubeConfig.makeApiClient(AuthorizationV1Api);
     const can = async (verb: string, resource: string, apiGroup = group) =>
       (await authz.createSubjectAccessReview({
         body: { spec: { user: `system:serviceaccount:${RELEASE_NAMESPACE}:${FULLNAME}`, resourceAttributes: { namespace: NS, verb, group: apiGroup, resource } } },
       })).status!.allowed;
-    expect(await can('get', 'profiles')).toBe(true);
-    expect(await can('list', 'profiles')).toBe(false);
+    for (const verb of ['get', 'list', 'watch']) expect(await can(verb, 'profiles'), verb).toBe(true);
+    expect(await can('create', 'profiles')).toBe(false);
     expect(await can('get', 'secrets', '')).toBe(false);
   });
 });
@@ -302,7 +303,7 @@ describe('certificate rotation', () => {
     const servedAfter = await waitFor('the server to serve the new certificate', async () => {
       const served = await servedCertificate(env.podAddress(), 9443);
       return served.fingerprint256 !== servedBefore.fingerprint256 ? served : undefined;
-    }, 30_000, 200);
+    }, 15_000, 200);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     rotating = false;
     await traffic;
@@ -312,6 +313,67 @@ describe('certificate rotation', () => {
     expect(failures).toBe(0);
   });
 });
+
+describe("/validate-assignment's Profile cache", () => {
+  const createAssignment = (name: string, profileName: string) =>
+    objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment(name, { profileRef: { name: profileName }, selector: { matchLabels: { app: name } } }) });
+  const createProfile = (name: string) => objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile(name, { tier: 'silver' }) });
+  let counter = 0;
+  /** Creates Assignments for the Profile until one is answered from the cache (bounded): proves the watch delivered it. */
+  const admittedFromCache = async (profileName: string) => {
+    await waitFor(`an Assignment for ${profileName} admitted from the cache`, async () => {
+      const before = await cacheReads();
+      await createAssignment(`from-cache-${++counter}`, profileName);
+      const after = await cacheReads();
+      return after.cache === before.cache + 1 && after.miss === before.miss ? true : undefined;
+    }, 30_000, 200);
+  };
+  /** Creates Assignments for the Profile until one is denied as not found (bounded): proves the deletion reached the cache. */
+  const deniedAsMissing = async (profileName: string) => {
+    const status = await waitFor(`an Assignment for deleted ${profileName} denied`, async () => {
+      const answer = await createAssignment(`after-delete-${++counter}`, profileName).then(() => undefined, (error: unknown) => error);
+      return answer === undefined ? undefined : rejection(Promise.reject(answer));
+    }, 30_000, 200);
+    expect(status).toMatchObject({ code: 422, message: expect.stringContaining(`Profile "${profileName}" does not exist in namespace "team-a"`) });
+  };
+
+  it('admits an Assignment created right after its Profile: a miss is read from the API server, never denied for lag', async () => {
+    const before = await cacheReads();
+    for (let i = 0; i < 10; i++) {
+      await createProfile(`burst-${i}`);
+      await createAssignment(`burst-${i}`, `burst-${i}`);
+    }
+    const after = await cacheReads();
+    expect(after.cache + after.miss - before.cache - before.miss).toBe(10);
+  });
+
+  it('answers from the cache once the watch delivered the Profile, and sees a deleted Profile as gone', async () => {
+    await createProfile('cached');
+    await admittedFromCache('cached');
+    await objects.deleteNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', name: 'cached' });
+    await deniedAsMissing('cached');
+  });
+
+  it('resumes its watch after the API server restarts, and stays ready throughout', async () => {
+    await createProfile('before-restart');
+    await admittedFromCache('before-restart');
+    await env.restartApiServer();
+    expect((await env.readyz()).status).toBe(200);
+    // Created and deleted after the restart: only a resumed watch (or a relist) brings these to the cache.
+    await createProfile('after-restart');
+    await admittedFromCache('after-restart');
+    await objects.deleteNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', name: 'before-restart' });
+    await deniedAsMissing('before-restart');
+    expect(env.logs('serve', 400)).toMatch(/cache watch re-established/);
+  });
+});
+
+/** ctx.cache reads of Profiles so far, by where they were answered, from the server's /metrics. */
+async function cacheReads(): Promise<Record<'cache' | 'miss' | 'live' | 'stale', number>> {
+  const { text } = await httpGet(env.podAddress(), 8080, '/metrics');
+  const count = (source: string) => Number(new RegExp(`^shaper_webhook_cache_reads_total\\{resource="profiles\\.shaper\\.io",source="${source}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { cache: count('cache'), miss: count('miss'), live: count('live'), stale: count('stale') };
+}
 
 describe('failure policy with the server gone', () => {
   it('Fail rejects with "failed calling webhook"; Ignore lets the request through', async () => {

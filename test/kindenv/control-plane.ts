@@ -23,6 +23,8 @@ export interface ControlPlane {
   /** The API server's URL as seen from inside the network namespace. */
   readonly apiServerUrlFromPod: string;
   readonly processes: ManagedProcess[];
+  /** Stops kube-apiserver and starts it again on the same port and etcd: clients' watches break and must resume. */
+  restartApiServer(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,7 +68,7 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
     processes.push(etcd);
 
     log(`starting kube-apiserver on 0.0.0.0:${apiServerPort}`);
-    const apiServer = startProcess('kube-apiserver', tool('kube-apiserver'), [
+    const apiServerArgs = [
       `--etcd-servers=http://127.0.0.1:${etcdPort}`,
       `--secure-port=${apiServerPort}`,
       '--bind-address=0.0.0.0',
@@ -85,19 +87,26 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
       '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota',
       '--endpoint-reconciler-type=none',
       '--v=1',
-    ], path.join(dir, 'kube-apiserver.log'), {
-      // The API server must call webhooks directly, never through a proxy from the environment.
-      env: { ...process.env, HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8', no_proxy: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8' },
-    });
-    processes.push(apiServer);
+    ];
+    const launchApiServer = () => {
+      const started = startProcess('kube-apiserver', tool('kube-apiserver'), apiServerArgs, path.join(dir, 'kube-apiserver.log'), {
+        // The API server must call webhooks directly, never through a proxy from the environment.
+        env: { ...process.env, HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8', no_proxy: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8' },
+      });
+      processes.splice(1, 1, started);
+      return started;
+    };
+    let apiServer = launchApiServer();
 
     const kubeconfigPath = path.join(dir, 'kubeconfig');
     writeKubeconfig(kubeconfigPath, `https://127.0.0.1:${apiServerPort}`, ca.cert, { cert: admin.cert, key: admin.key });
-    await waitFor('kube-apiserver /readyz', async () => {
-      if (apiServer.child.exitCode !== null) throw new GiveUp(`kube-apiserver exited:\n${apiServer.tail()}`);
-      const status = await getStatus(apiServerPort, '/readyz', ca.cert, admin);
-      return status === 200 ? true : undefined;
-    }, 120_000, 500);
+    const apiServerReady = () =>
+      waitFor('kube-apiserver /readyz', async () => {
+        if (apiServer.child.exitCode !== null) throw new GiveUp(`kube-apiserver exited:\n${apiServer.tail()}`);
+        const status = await getStatus(apiServerPort, '/readyz', ca.cert, admin).catch(() => 0);
+        return status === 200 ? true : undefined;
+      }, 120_000, 500);
+    await apiServerReady();
     log('kube-apiserver is ready');
 
     await applyCertManagerCrds(apiServerPort, ca.cert, admin);
@@ -107,7 +116,14 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
     await new Promise((resolve) => setTimeout(resolve, 2000));
     if (certManager.child.exitCode !== null) throw new Error(`cert-manager exited at start:\n${certManager.tail()}`);
 
-    return { ca, apiServerPort, kubeconfigPath, admin, apiServerUrlFromPod: `https://${hostAddress}:${apiServerPort}`, processes, stop };
+    const restartApiServer = async () => {
+      log('restarting kube-apiserver');
+      await apiServer.stop();
+      apiServer = launchApiServer();
+      await apiServerReady();
+      log('kube-apiserver is ready again');
+    };
+    return { ca, apiServerPort, kubeconfigPath, admin, apiServerUrlFromPod: `https://${hostAddress}:${apiServerPort}`, processes, restartApiServer, stop };
   } catch (error) {
     await stop();
     throw error;

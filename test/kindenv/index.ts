@@ -55,6 +55,8 @@ export interface KindEnv {
   syncServingSecret(): Promise<void>;
   /** Takes the webhook server away (the pod is gone), for failure-policy scenarios. */
   stopServer(): Promise<void>;
+  /** Restarts kube-apiserver (same port, same etcd): every watch breaks and clients must resume. */
+  restartApiServer(): Promise<void>;
   /** A piece of the environment's logs, for failure messages. */
   logs(name: 'kube-apiserver' | 'cert-manager' | 'serve', lines?: number): string;
   stop(): Promise<void>;
@@ -126,6 +128,7 @@ async function createLocalBackend(log: (line: string) => void): Promise<KindEnv>
       podAddress: () => installed().podAddress,
       syncServingSecret: () => installed().syncSecret(),
       stopServer: () => installed().stop(),
+      restartApiServer: () => cp.restartApiServer(),
       logs(name, lines = 40) {
         const process = name === 'serve' ? pod?.process : cp.processes.find((p) => p.name === name);
         return process?.tail(lines) ?? '';

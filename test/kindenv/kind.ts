@@ -69,6 +69,9 @@ export async function createKindBackend(log: (line: string) => void): Promise<Ki
         await kubectl(['-n', RELEASE_NAMESPACE, 'scale', 'deployment', FULLNAME, '--replicas=0']);
         await kubectl(['-n', RELEASE_NAMESPACE, 'wait', '--for=delete', 'pod', '-l', 'app.kubernetes.io/instance=' + RELEASE, '--timeout=120s']);
       },
+      async restartApiServer() {
+        throw new Error('kind backend: restarting kube-apiserver inside the node container is not implemented');
+      },
       stop,
     };
   } catch (error) {

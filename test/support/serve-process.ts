@@ -6,6 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort, request, type HttpResult } from './admission-server.js';
 import { REPO_ROOT } from './fixture-project.js';
 import { createTestCA, type TestCA } from './pki.js';
@@ -21,8 +22,8 @@ export interface ServeProcess {
   readonly exited: Promise<number | null>;
 }
 
-export function serve(args: string[], options: { cwd?: string; nodeOptions?: string } = {}): ServeProcess {
-  const env = options.nodeOptions === undefined ? process.env : { ...process.env, NODE_OPTIONS: options.nodeOptions };
+export function serve(args: string[], options: { cwd?: string; nodeOptions?: string; env?: NodeJS.ProcessEnv } = {}): ServeProcess {
+  const env = { ...process.env, ...(options.nodeOptions !== undefined && { NODE_OPTIONS: options.nodeOptions }), ...options.env };
   const child = spawn(process.execPath, [CLI, 'serve', ...args], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
@@ -49,7 +50,11 @@ export function getPlain(port: number, urlPath: string): Promise<HttpResult> {
   return request(http, { host: '127.0.0.1', port, path: urlPath, agent: false }, undefined);
 }
 
+/** The sample's paths served without a cluster: /validate-assignment reads Profiles through an informer cache, which needs an API server. */
+export const OFFLINE_SAMPLE_PATHS = ['/mutate-assignment', '/mutate-profile', '/validate-profile'];
+
 export interface ServeConfigOptions {
+  /** Default: the sample's webhooks that need no API server (OFFLINE_SAMPLE_PATHS). */
   handlers?: string[];
   expectedPaths?: string[];
   drainSeconds?: number;
@@ -80,14 +85,19 @@ export class ServeDir {
     const serving = await ca.issue({ commonName: 'localhost', hosts: ['localhost', '127.0.0.1'] });
     writeFileSync(path.join(dir, 'tls.crt'), serving.cert);
     writeFileSync(path.join(dir, 'tls.key'), serving.key);
+    const dist = (file: string) => JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
+    writeFileSync(
+      path.join(dir, 'sample-offline.mjs'),
+      `import { webhookOf } from ${dist('runtime/index.js')};\nimport { webhooks as sample } from ${dist('sample/webhooks.generated.js')};\nexport const webhooks = sample.filter((c) => webhookOf(c).cache.length === 0);\n`,
+    );
     return new ServeDir(dir, ca);
   }
 
   async writeConfig(options: ServeConfigOptions = {}): Promise<ServeConfig> {
     const [port, health, metrics] = [await freePort(), await freePort(), await freePort()];
     const file = path.join(this.dir, `config-${port}.yaml`);
-    const handlers = options.handlers ?? ['dist/sample/webhooks.generated.js'];
-    const expectedPaths = options.expectedPaths ?? ['/mutate-assignment', '/mutate-profile', '/validate-assignment', '/validate-profile'];
+    const handlers = options.handlers ?? [path.join(this.dir, 'sample-offline.mjs')];
+    const expectedPaths = options.expectedPaths ?? OFFLINE_SAMPLE_PATHS;
     writeFileSync(
       file,
       `apiVersion: shaper-gen.io/v1alpha1

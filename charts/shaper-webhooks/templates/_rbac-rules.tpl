@@ -2,5 +2,5 @@
 {{- define "shaper-webhooks.rbacRules" -}}
 - apiGroups: ["shaper.io"]
   resources: ["profiles"]
-  verbs: ["get"]
+  verbs: ["get", "list", "watch"]
 {{- end }}

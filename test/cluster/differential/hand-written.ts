@@ -8,7 +8,7 @@
  * does an omitted name, so that the API server judges the options and not the
  * mapping.
  */
-import { defaultWebhookName } from '../../../runtime/webhook-options.js';
+import { defaultWebhookName, SERVER_ONLY_OPTION_NAMES } from '../../../runtime/webhook-options.js';
 import type { K8sObject } from '../../support/helm.js';
 import type { Case, Options } from './corpus.js';
 import { FULLNAME } from './generate.js';
@@ -26,7 +26,8 @@ export function handWrittenConfigurations(testCase: Case): K8sObject[] {
 }
 
 function handWrittenWebhook(options: Options): Record<string, unknown> {
-  const { path, mutating: _mutating, name, configuration: _configuration, rules, rbac: _rbac, sideEffects, admissionReviewVersions, ...rest } = options;
+  const { path, mutating: _mutating, name, configuration: _configuration, rules, sideEffects, admissionReviewVersions, ...others } = options;
+  const rest = Object.fromEntries(Object.entries(others).filter(([key]) => !(SERVER_ONLY_OPTION_NAMES as readonly string[]).includes(key)));
   return {
     name: name ?? (typeof path === 'string' ? defaultWebhookName(path, Array.isArray(rules) ? rules.filter(hasGroups) : []) : undefined),
     clientConfig: { service: { name: FULLNAME, namespace: 'shaper-system', path, port: 443 } },

@@ -106,9 +106,9 @@ describe('shaper-webhooks chart', () => {
     expect(await checksum({ 'server.log.level': 'debug' })).not.toBe(await checksum());
   });
 
-  it('grants exactly get on profiles.shaper.io to the server ServiceAccount', async () => {
+  it('grants exactly get, list and watch on profiles.shaper.io (the validator reads them through its cache) to the server ServiceAccount', async () => {
     const objects = await helmTemplate(CHART, release);
-    expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules).toEqual([{ apiGroups: ['shaper.io'], resources: ['profiles'], verbs: ['get'] }]);
+    expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules).toEqual([{ apiGroups: ['shaper.io'], resources: ['profiles'], verbs: ['get', 'list', 'watch'] }]);
     expect(findObject(objects, 'ClusterRoleBinding', `${FULLNAME}-lookups`).subjects).toEqual([{ kind: 'ServiceAccount', name: FULLNAME, namespace: 'shaper-system' }]);
     expect(objects.filter((o) => o.kind === 'Role' || o.kind === 'RoleBinding')).toEqual([]);
   });
@@ -152,7 +152,7 @@ describe('shaper-webhooks chart', () => {
     expect(deploymentOf(objects).spec.template.spec.serviceAccountName).toBe('webhooks-sa');
     expect(deploymentOf(objects).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
     expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules).toEqual([
-      { apiGroups: ['shaper.io'], resources: ['profiles'], verbs: ['get'] },
+      { apiGroups: ['shaper.io'], resources: ['profiles'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['shaper.io'], resources: ['assignments'], verbs: ['list'] },
     ]);
   });

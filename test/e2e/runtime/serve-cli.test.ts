@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
 import { freePort, request } from '../../support/admission-server.js';
-import { getPlain, serve, ServeDir, sleep, waitReady } from '../../support/serve-process.js';
+import { getPlain, OFFLINE_SAMPLE_PATHS, serve, ServeDir, sleep, waitReady } from '../../support/serve-process.js';
 
 let dir: ServeDir;
 beforeAll(async () => {
@@ -32,7 +32,28 @@ describe('shaper-gen serve', () => {
       await sleep(300);
       expect((await getPlain(config.health, '/readyz')).status).toBe(503);
       expect(await server.exited).toBe(0);
-      expect(server.logs().map((line) => line.msg)).toEqual(expect.arrayContaining(['serving certificate loaded', 'serving 4 webhook(s)', 'shutting down: unready, draining', 'stopped']));
+      expect(server.logs().map((line) => line.msg)).toEqual(expect.arrayContaining(['serving certificate loaded', 'serving 3 webhook(s)', 'shutting down: unready, draining', 'stopped']));
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('stays unready, naming the resource and the cause, while a cached resource cannot be listed', async () => {
+    const config = await dir.writeConfig({ handlers: ['dist/sample/webhooks.generated.js'], expectedPaths: [...OFFLINE_SAMPLE_PATHS, '/validate-assignment'] });
+    // A cluster nobody listens at: the Profile informer's list is refused.
+    const kubeconfig = path.join(dir.dir, 'unreachable-kubeconfig');
+    const port = await freePort();
+    writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`);
+    const server = serve(['--config', config.file], { env: { KUBECONFIG: kubeconfig } });
+    try {
+      const until = Date.now() + 20_000;
+      let text = '';
+      while (Date.now() < until && !text.includes('cache failed: profiles.shaper.io not synced: ')) {
+        text = (await getPlain(config.health, '/readyz').catch(() => ({ text: '' }))).text;
+        await sleep(100);
+      }
+      expect(text).toMatch(/^\[-\]cache failed: profiles\.shaper\.io not synced: connect ECONNREFUSED 127\.0\.0\.1:\d+$/m);
+      expect(text.endsWith('readyz check failed\n')).toBe(true);
     } finally {
       server.child.kill('SIGKILL');
     }

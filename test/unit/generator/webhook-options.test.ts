@@ -41,6 +41,7 @@ describe('defaults', () => {
       objectSelector: undefined,
       matchConditions: undefined,
       rbac: [],
+      cache: [],
     });
   });
 
@@ -76,6 +77,7 @@ describe('defaults', () => {
       objectSelector: { matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] },
       matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
       rbac: [{ groups: [''], resources: ['namespaces'], verbs: ['get'] }],
+      cache: [{ group: '', version: 'v1', resource: 'namespaces' }],
     };
     expect(resolved(options)).toEqual({ ...options, rules: options.rules });
   });

@@ -1,0 +1,99 @@
+/**
+ * The server's object cache: one informer per resource any webhook declares
+ * in `cache`, started with the server. A read is answered from memory when the
+ * informer is synced and its watch is up; a miss, an explicit `live` read, or a
+ * watch that is down goes to the API server instead.
+ */
+import type { Logger } from 'pino';
+import type { KubeClient, KubernetesObject, ReadOptions } from '../contract.js';
+import type { ResolvedWebhook } from '../webhook-options.js';
+import { ApiReader } from './api-reader.js';
+import { resourceKey, sameResource, type CachedResource } from './cached-resource.js';
+import type { ObjectSource } from './object-source.js';
+import { ResourceInformer } from './resource-informer.js';
+
+/** Where a read was answered: from memory, from the API server after a miss, on request, or because the watch was down. */
+export type ReadSource = 'cache' | 'miss' | 'live' | 'stale';
+
+export class InformerCache implements ObjectSource {
+  private informers: ResourceInformer[] = [];
+  private starting: Promise<void> | undefined;
+  private startError: string | undefined;
+  private readonly reader: ApiReader;
+
+  constructor(
+    readonly resources: readonly CachedResource[],
+    private readonly kube: KubeClient,
+    private readonly log: Logger,
+    private readonly onRead: (resource: CachedResource, source: ReadSource) => void = () => undefined,
+  ) {
+    this.reader = new ApiReader(kube);
+  }
+
+  /** Every resource declared by any of the webhooks, once. */
+  static resourcesOf(webhooks: Iterable<ResolvedWebhook>): CachedResource[] {
+    const resources: CachedResource[] = [];
+    for (const webhook of webhooks) {
+      for (const resource of webhook.cache) if (!resources.some((known) => sameResource(known, resource))) resources.push(resource);
+    }
+    return resources;
+  }
+
+  /** Starts the informers; returns at once. Readiness (`problem`) tells when they are synced. */
+  start(): void {
+    if (this.resources.length === 0 || this.starting) return;
+    this.starting = (async () => {
+      for (const resource of this.resources) {
+        const informer = await ResourceInformer.create(resource, this.kube, this.log);
+        this.informers.push(informer);
+        informer.start();
+      }
+    })().catch((error: unknown) => {
+      this.startError = (error as Error).message;
+      this.log.error({ err: error }, 'cannot start the object cache');
+    });
+  }
+
+  /** For readiness: why the cache is not ready, until every informer has synced once. */
+  problem(): string | undefined {
+    if (this.startError) return `cannot start: ${this.startError}`;
+    const waiting = this.resources.filter((resource) => !this.informerFor(resource)?.hasSynced);
+    if (waiting.length === 0) return undefined;
+    return waiting.map((resource) => `${resourceKey(resource)} ${this.informerFor(resource)?.problem ?? 'not synced yet'}`).join('; ');
+  }
+
+  async get(resource: CachedResource, namespace: string | undefined, name: string, options: ReadOptions, signal: AbortSignal): Promise<KubernetesObject | undefined> {
+    const informer = this.informerFor(resource);
+    const answeredBy = options.live ? 'live' : informer?.isFresh ? undefined : 'stale';
+    if (answeredBy) {
+      this.onRead(resource, answeredBy);
+      return this.reader.get(resource, namespace, name, signal);
+    }
+    const cached = informer!.get(namespace, name);
+    if (cached) {
+      this.onRead(resource, 'cache');
+      return structuredClone(cached);
+    }
+    this.onRead(resource, 'miss');
+    return this.reader.get(resource, namespace, name, signal);
+  }
+
+  async list(resource: CachedResource, namespace: string | undefined, options: ReadOptions): Promise<KubernetesObject[]> {
+    const informer = this.informerFor(resource);
+    if (options.live || !informer?.isFresh) {
+      this.onRead(resource, options.live ? 'live' : 'stale');
+      return (await this.reader.list(resource, namespace)).items;
+    }
+    this.onRead(resource, 'cache');
+    return structuredClone(informer.list(namespace));
+  }
+
+  async stop(): Promise<void> {
+    await this.starting;
+    await Promise.all(this.informers.map((informer) => informer.stop()));
+  }
+
+  private informerFor(resource: CachedResource): ResourceInformer | undefined {
+    return this.informers.find((informer) => sameResource(informer.resource, resource));
+  }
+}
