@@ -1,8 +1,9 @@
 /**
  * Static evaluation of decorator arguments. Only forms whose value is certain
  * at build time are accepted; anything else is a diagnostic naming the
- * expression, never a guess. Names are looked up through a NameResolver (the
- * type checker's).
+ * expression, never a guess. Names are looked up through a NameResolver: the
+ * type checker's, or the syntax-only one (syntax-resolver.ts) that gives the
+ * same answers where it answers at all.
  */
 import type { ts as TS } from 'ts-morph';
 import { formatOptionPath, type OptionPath } from '../runtime/webhook-options.js';

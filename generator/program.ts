@@ -1,7 +1,7 @@
 /**
  * What a scan starts from (compiler options, the candidate files, module
- * resolution), and the smallest type-checked program that can answer the
- * generator's questions: the files that contain a decorator call, plus
+ * resolution), and, where the syntax-only scan cannot answer, the smallest
+ * type-checked program that can: the files that contain a decorator call, plus
  * the project files (and the shaper-gen package) they import, transitively.
  * Other libraries, `lib.*.d.ts` and `@types` are never loaded: decorator
  * arguments must be computable from project sources, and the checker only has
@@ -15,6 +15,8 @@ import { loadTypeScript, type TypeScript } from './typescript.js';
 
 /** A decorator call (`@Name(` or `@ns.Name(`) anywhere in the text. */
 const DECORATOR_CALL = /@\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\(/;
+/** A module augmentation or global declaration: something the syntax-only scan does not model. */
+const AUGMENTATION = /\bdeclare\s+(?:module|global)\b/;
 const DECORATOR_PACKAGE = 'shaper-gen';
 
 export interface ScanInput {
@@ -23,9 +25,12 @@ export interface ScanInput {
   readonly options: ts.CompilerOptions;
   /** The files that passed the text prefilter, in sorted order. */
   readonly candidates: readonly string[];
+  /** Some source file declares a module augmentation or globals. */
+  readonly augmentations: boolean;
   readonly read: (file: string) => string;
   /** Resolves an import as the program does (through one cache); `mode` as for that import's position. */
   readonly resolve: (specifier: string, containingFile: string, mode?: ts.ResolutionMode) => ts.ResolvedModuleFull | undefined;
+  readonly packageJsonInfoCache: ts.PackageJsonInfoCache;
 }
 
 export interface ScanProgram {
@@ -52,9 +57,11 @@ export function prepareScan(tsconfigPath: string, files: readonly string[]): Sca
     return text;
   };
   const candidates: string[] = [];
+  let augmentations = false;
   for (const file of files) {
     // Read once: only candidates keep their text; imported files are read again when needed.
     const text = readFileSync(file, 'utf8');
+    if (AUGMENTATION.test(text)) augmentations = true;
     if (!mayContainDecorators(text)) continue;
     candidates.push(file);
     texts.set(file, text);
@@ -62,7 +69,7 @@ export function prepareScan(tsconfigPath: string, files: readonly string[]): Sca
   const cache = ts.createModuleResolutionCache(ts.sys.getCurrentDirectory(), (name) => (ts.sys.useCaseSensitiveFileNames ? name : name.toLowerCase()), options);
   const resolve = (specifier: string, containingFile: string, mode?: ts.ResolutionMode) =>
     ts.resolveModuleName(specifier, containingFile, options, ts.sys, cache, undefined, mode).resolvedModule;
-  return { ts, options, candidates, read, resolve };
+  return { ts, options, candidates, augmentations, read, resolve, packageJsonInfoCache: cache.getPackageJsonInfoCache() };
 }
 
 /**

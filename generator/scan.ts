@@ -2,6 +2,12 @@
  * Finds the classes decorated with shaper-gen's `@Webhook` and turns each
  * decorator's argument into validated, defaulted options, reporting every
  * problem with its source location.
+ *
+ * Two passes over the same code, one result: first syntax only (no program,
+ * no type checker: syntax-resolver.ts), which answers for the usual shape of
+ * decorated code; where it cannot be sure, or finds any problem at all, the
+ * scan is done again through the type checker, which also words every
+ * diagnostic.
  */
 import type { ts as TS } from 'ts-morph';
 import { DEFAULTER_METHOD, VALIDATOR_METHODS } from '../runtime/contract.js';
@@ -15,7 +21,8 @@ import {
 import { checkMatchConditions } from './cel.js';
 import { diagnosticAt, diagnosticInString, type Diagnostic } from './diagnostics.js';
 import { checkerResolver, evaluateStatically, type NameResolver } from './evaluate.js';
-import { buildScanProgram, prepareScan } from './program.js';
+import { buildScanProgram, prepareScan, type ScanInput } from './program.js';
+import { NotSyntactic, SyntaxResolver } from './syntax-resolver.js';
 import { loadTypeScript } from './typescript.js';
 
 const ts = loadTypeScript();
@@ -33,6 +40,9 @@ export interface ScanResult {
   readonly webhooks: readonly DecoratedWebhook[];
   readonly diagnostics: readonly Diagnostic[];
   readonly candidateFiles: number;
+  /** Which pass answered, and why the syntax-only one did not (for tests and profiling). */
+  readonly pass: 'syntax' | 'checker';
+  readonly checkerReason?: string;
 }
 
 interface Found extends DecoratedWebhook {
@@ -40,12 +50,34 @@ interface Found extends DecoratedWebhook {
   readonly locate: (path: OptionPath) => TS.Node;
 }
 
-export function scanWebhooks(tsconfigPath: string, files: readonly string[]): ScanResult {
-  const { checker, candidates } = buildScanProgram(prepareScan(tsconfigPath, files));
-  return scanSourceFiles(candidates, checkerResolver(checker));
+export interface ScanOptions {
+  /** Skip the syntax-only pass (tests compare the two). */
+  readonly checkerOnly?: boolean;
 }
 
-function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameResolver): ScanResult {
+export function scanWebhooks(tsconfigPath: string, files: readonly string[], options: ScanOptions = {}): ScanResult {
+  const input = prepareScan(tsconfigPath, files);
+  const syntaxOnly = options.checkerOnly ? { reason: 'checkerOnly' } : scanWithoutChecker(input);
+  if (syntaxOnly.result) return syntaxOnly.result;
+  const { checker, candidates } = buildScanProgram(input);
+  return { ...scanSourceFiles(candidates, checkerResolver(checker)), pass: 'checker', checkerReason: syntaxOnly.reason };
+}
+
+/** The syntax-only pass; no result where the checker must decide or word a diagnostic. */
+function scanWithoutChecker(input: ScanInput): { result?: ScanResult; reason: string } {
+  if (input.augmentations) return { reason: 'a source file declares a module augmentation or globals' };
+  try {
+    const resolver = new SyntaxResolver(input);
+    const result = scanSourceFiles(input.candidates.map((file) => resolver.sourceFile(file)), resolver);
+    if (result.diagnostics.length > 0) return { reason: 'problems found' };
+    return { result: { ...result, pass: 'syntax' }, reason: '' };
+  } catch (error) {
+    if (error instanceof NotSyntactic) return { reason: error.message };
+    throw error;
+  }
+}
+
+function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameResolver): Omit<ScanResult, 'pass'> {
   const diagnostics: Diagnostic[] = [];
   const found: Found[] = [];
 
