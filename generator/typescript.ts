@@ -44,7 +44,8 @@ function loadWithCodeCache(file: string): TypeScript | undefined {
   const directory = cacheDirectory();
   if (!directory) return undefined;
   const { size, mtimeMs } = statSync(file);
-  const key = hash(JSON.stringify([file, size, mtimeMs, process.version, process.arch]));
+  // V8 rejects a cache made under other flags: processes started differently keep caches of their own.
+  const key = hash(JSON.stringify([file, size, mtimeMs, process.version, process.arch, process.execArgv, process.env.NODE_OPTIONS ?? '']));
   const cacheFile = path.join(directory, 'typescript-code-cache', `${key}.bin`);
   let cachedData: Buffer | undefined;
   try {
