@@ -16,6 +16,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import type { ts } from 'ts-morph';
 import { cacheDirectory } from './cache-directory.js';
+import { appliedV8Flags } from './v8-flags.js';
 
 export type TypeScript = typeof ts;
 
@@ -44,8 +45,9 @@ function loadWithCodeCache(file: string): TypeScript | undefined {
   const directory = cacheDirectory();
   if (!directory) return undefined;
   const { size, mtimeMs } = statSync(file);
-  // V8 rejects a cache made under other flags: processes started differently keep caches of their own.
-  const key = hash(JSON.stringify([file, size, mtimeMs, process.version, process.arch, process.execArgv, process.env.NODE_OPTIONS ?? '']));
+  // V8 rejects a cache made under other flags: processes started or set up differently keep caches of their own.
+  const flags = [process.execArgv, process.env.NODE_OPTIONS ?? '', appliedV8Flags()];
+  const key = hash(JSON.stringify([file, size, mtimeMs, process.version, process.arch, flags]));
   const cacheFile = path.join(directory, 'typescript-code-cache', `${key}.bin`);
   let cachedData: Buffer | undefined;
   try {
