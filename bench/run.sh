@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# `npm run bench`: installs wrk if missing, builds, then runs the generator
-# scaling and admission load benchmarks, the Express-router comparison and the
-# CPU profile. Bounded: about 10 minutes with the defaults (every run is
-# fixed-duration or counted, and each step has a timeout).
+# `npm run bench`: installs wrk (and GNU time) if missing, builds, then runs the
+# generator scaling and start-up benchmarks, the admission load benchmarks, the
+# Express-router comparison and the CPU profile. Bounded: about 11 minutes with
+# the defaults, plus building controller-gen once (every run is fixed-duration
+# or counted, and each step has a timeout).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 . scripts/env.sh
-if ! command -v wrk >/dev/null || ! command -v taskset >/dev/null || ! command -v openssl >/dev/null; then
-  apt-get install -y -qq wrk util-linux openssl >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk util-linux openssl >/dev/null; }
+if ! command -v wrk >/dev/null || ! command -v taskset >/dev/null || ! command -v openssl >/dev/null || [ ! -x /usr/bin/time ]; then
+  apt-get install -y -qq wrk util-linux openssl time >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk util-linux openssl time >/dev/null; }
 fi
 npm run --silent build
 npx tsc -p bench/tsconfig.json
 timeout 120 node bench/generator-scale.ts
+if command -v go >/dev/null; then
+  # The first run also builds controller-gen (go install, up to 15 minutes); later runs about 1 minute.
+  timeout 1200 node bench/generator-startup.ts
+else
+  echo "bench: Go is not installed; skipping the start-up comparison with controller-gen (bench/generator-startup.ts)"
+fi
 timeout 600 node bench/admission/run.ts "$@"
 timeout 120 node bench/admission/run.ts --express-comparison
 timeout 120 node bench/admission/run.ts --profile

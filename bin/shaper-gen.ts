@@ -1,21 +1,12 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
-import { devCommand } from '../generator/dev/dev-command.js';
-import { initCommand } from '../generator/init/init-command.js';
-import { manifestsCommand } from '../generator/manifests-command.js';
-import { serveCommand } from '../runtime/cli/serve-command.js';
+/**
+ * The `shaper-gen` executable. It only sets the process up (Node's module
+ * compile cache above all: the generator's dependencies, the TypeScript
+ * compiler first, are then not compiled afresh on every run) and then loads
+ * the CLI. Static imports would be loaded before this module's body runs, so
+ * everything else is imported dynamically, after the set-up.
+ */
+import { setUpGeneratorProcess } from './process-setup.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-
-const program = new Command('shaper-gen')
-  .description('Kubernetes admission webhooks from decorated TypeScript classes')
-  .version(version, '-V, --version')
-  .showHelpAfterError()
-  .showSuggestionAfterError()
-  .addCommand(initCommand())
-  .addCommand(manifestsCommand())
-  .addCommand(devCommand())
-  .addCommand(serveCommand());
-
-await program.parseAsync(process.argv);
+setUpGeneratorProcess(process.argv[2]);
+await import('./cli.js');

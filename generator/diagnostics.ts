@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
 import { compareText } from './compare-text.js';
+import { loadTypeScript } from './typescript.js';
 
 /** A problem found in a source or config file, printed as `file:line:col: message`. */
 export interface Diagnostic {
@@ -24,7 +25,9 @@ export function diagnosticAt(node: ts.Node, message: string): Diagnostic {
  * from the value's.
  */
 export function diagnosticInString(node: ts.Node, offset: number, message: string): Diagnostic {
-  const plain = (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && node.getText().slice(1, -1) === node.text;
+  // Only called with nodes, so the compiler is loaded by then.
+  const { isStringLiteral, isNoSubstitutionTemplateLiteral } = loadTypeScript();
+  const plain = (isStringLiteral(node) || isNoSubstitutionTemplateLiteral(node)) && node.getText().slice(1, -1) === node.text;
   if (!plain) return diagnosticAt(node, message);
   const sourceFile = node.getSourceFile();
   const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile) + 1 + offset);

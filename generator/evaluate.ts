@@ -1,46 +1,97 @@
 /**
- * Static evaluation of decorator arguments through the type checker. Only
- * forms whose value is certain at build time are accepted; anything else is a
- * diagnostic naming the expression, never a guess.
+ * Static evaluation of decorator arguments. Only forms whose value is certain
+ * at build time are accepted; anything else is a diagnostic naming the
+ * expression, never a guess. Names are looked up through a NameResolver: the
+ * type checker's, or the syntax-only one (syntax-resolver.ts) that gives the
+ * same answers where it answers at all.
  */
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
 import { formatOptionPath, type OptionPath } from '../runtime/webhook-options.js';
 import { diagnosticAt, type Diagnostic } from './diagnostics.js';
+import { loadTypeScript } from './typescript.js';
+
+const ts = loadTypeScript();
+
+/** What a name refers to once imports and re-exports are followed (a symbol, as far as evaluation cares). */
+export interface Binding {
+  /** The symbol's name, for messages. */
+  readonly name: string;
+  /** Its value declaration, else its first declaration. */
+  readonly declaration: TS.Declaration | undefined;
+  /** An import whose target is not among the scanned files. */
+  readonly unresolved: boolean;
+}
+
+export interface NameResolver {
+  /** The declarations of what a decorator's callee (`Webhook`, `shaper.Webhook`) refers to. */
+  calleeDeclarations(callee: TS.Expression): readonly TS.Declaration[];
+  /** What an identifier in an expression refers to. */
+  identifier(node: TS.Identifier): Binding | undefined;
+  /** What a shorthand property (`{ path }`) takes its value from. */
+  shorthand(node: TS.ShorthandPropertyAssignment): Binding | undefined;
+  /** The enum member a property or element access reads, if it reads one. */
+  enumMember(node: TS.PropertyAccessExpression | TS.ElementAccessExpression): Binding | undefined;
+  /** An enum member's constant value; undefined when it has none. */
+  constantValue(member: TS.EnumMember): string | number | undefined;
+}
+
+/** The type checker's answers: getSymbolAtLocation and friends, aliases followed. */
+export function checkerResolver(checker: TS.TypeChecker): NameResolver {
+  const bind = (symbol: TS.Symbol | undefined): Binding | undefined => {
+    if (!symbol) return undefined;
+    if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    return { name: symbol.name, declaration: symbol.valueDeclaration ?? symbol.declarations?.[0], unresolved: (symbol.flags & ts.SymbolFlags.Alias) !== 0 };
+  };
+  return {
+    calleeDeclarations(callee) {
+      let symbol = checker.getSymbolAtLocation(callee);
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+      return symbol?.declarations ?? [];
+    },
+    identifier: (node) => bind(checker.getSymbolAtLocation(node)),
+    shorthand: (node) => bind(checker.getShorthandAssignmentValueSymbol(node)),
+    enumMember(node) {
+      const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node);
+      return symbol && symbol.flags & ts.SymbolFlags.EnumMember ? bind(symbol) : undefined;
+    },
+    constantValue: (member) => checker.getConstantValue(member),
+  };
+}
 
 export type StaticValue = string | number | boolean | null | undefined | StaticValue[] | { [key: string]: StaticValue };
 
 export interface Evaluation {
   readonly value: StaticValue;
   /** The node each value came from, by option path (`rules[0].operations`). */
-  readonly locations: ReadonlyMap<string, ts.Node>;
+  readonly locations: ReadonlyMap<string, TS.Node>;
   readonly diagnostics: readonly Diagnostic[];
 }
 
 class NotStatic extends Error {
-  constructor(readonly node: ts.Node, readonly reason: string) {
+  constructor(readonly node: TS.Node, readonly reason: string) {
     super(reason);
   }
 }
 
-export function evaluateStatically(node: ts.Expression, checker: ts.TypeChecker): Evaluation {
-  const locations = new Map<string, ts.Node>();
+export function evaluateStatically(node: TS.Expression, resolver: NameResolver): Evaluation {
+  const locations = new Map<string, TS.Node>();
   const diagnostics: Diagnostic[] = [];
-  const evaluator = new Evaluator(checker, locations, diagnostics);
+  const evaluator = new Evaluator(resolver, locations, diagnostics);
   const value = evaluator.evaluate(node, []);
   return { value, locations, diagnostics };
 }
 
 class Evaluator {
-  private readonly resolving = new Set<ts.Node>();
+  private readonly resolving = new Set<TS.Node>();
 
   constructor(
-    private readonly checker: ts.TypeChecker,
-    private readonly locations: Map<string, ts.Node>,
+    private readonly resolver: NameResolver,
+    private readonly locations: Map<string, TS.Node>,
     private readonly diagnostics: Diagnostic[],
   ) {}
 
   /** Evaluates one value; a failure is recorded and yields undefined so siblings are still checked. */
-  evaluate(node: ts.Expression, path: OptionPath): StaticValue {
+  evaluate(node: TS.Expression, path: OptionPath): StaticValue {
     try {
       return this.value(node, path);
     } catch (error) {
@@ -50,7 +101,7 @@ class Evaluator {
     }
   }
 
-  private value(node: ts.Expression, path: OptionPath): StaticValue {
+  private value(node: TS.Expression, path: OptionPath): StaticValue {
     const key = formatOptionPath(path);
     if (!this.locations.has(key)) this.locations.set(key, node);
 
@@ -71,7 +122,7 @@ class Evaluator {
     throw new NotStatic(node, `${describeKind(node)} is not supported; use literals, consts, enums, spreads or template literals`);
   }
 
-  private prefixUnary(node: ts.PrefixUnaryExpression, path: OptionPath): StaticValue {
+  private prefixUnary(node: TS.PrefixUnaryExpression, path: OptionPath): StaticValue {
     const operand = this.value(node.operand, path);
     if (typeof operand !== 'number') throw new NotStatic(node, 'a unary operator needs a number');
     if (node.operator === ts.SyntaxKind.MinusToken) return -operand;
@@ -79,7 +130,7 @@ class Evaluator {
     throw new NotStatic(node, `operator ${ts.tokenToString(node.operator)} is not supported`);
   }
 
-  private template(node: ts.TemplateExpression, path: OptionPath): string {
+  private template(node: TS.TemplateExpression, path: OptionPath): string {
     let text = node.head.text;
     for (const span of node.templateSpans) {
       const part = this.value(span.expression, path);
@@ -91,7 +142,7 @@ class Evaluator {
     return text;
   }
 
-  private array(node: ts.ArrayLiteralExpression, path: OptionPath): StaticValue[] {
+  private array(node: TS.ArrayLiteralExpression, path: OptionPath): StaticValue[] {
     const result: StaticValue[] = [];
     for (const element of node.elements) {
       if (ts.isSpreadElement(element)) {
@@ -110,7 +161,7 @@ class Evaluator {
     return result;
   }
 
-  private object(node: ts.ObjectLiteralExpression, path: OptionPath): { [key: string]: StaticValue } {
+  private object(node: TS.ObjectLiteralExpression, path: OptionPath): { [key: string]: StaticValue } {
     const result: { [key: string]: StaticValue } = {};
     for (const property of node.properties) {
       if (ts.isPropertyAssignment(property)) {
@@ -120,8 +171,8 @@ class Evaluator {
       } else if (ts.isShorthandPropertyAssignment(property)) {
         const name = property.name.text;
         this.locations.set(formatOptionPath([...path, name]), property);
-        const symbol = this.checker.getShorthandAssignmentValueSymbol(property);
-        result[name] = this.guard(property, () => this.symbolValue(symbol, property.name, [...path, name]));
+        const binding = this.resolver.shorthand(property);
+        result[name] = this.guard(property, () => this.bindingValue(binding, property.name, [...path, name]));
       } else if (ts.isSpreadAssignment(property)) {
         const spread = this.guard(property, () => this.value(property.expression, path));
         if (spread === undefined) continue;
@@ -140,7 +191,7 @@ class Evaluator {
     return result;
   }
 
-  private propertyName(name: ts.PropertyName, path: OptionPath): string {
+  private propertyName(name: TS.PropertyName, path: OptionPath): string {
     if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) {
       return name.text;
     }
@@ -151,14 +202,14 @@ class Evaluator {
     throw new NotStatic(name, 'property names must be identifiers, strings or constant computed names');
   }
 
-  private identifier(node: ts.Identifier, path: OptionPath): StaticValue {
+  private identifier(node: TS.Identifier, path: OptionPath): StaticValue {
     if (node.text === 'undefined') return undefined;
-    return this.symbolValue(this.checker.getSymbolAtLocation(node), node, path);
+    return this.bindingValue(this.resolver.identifier(node), node, path);
   }
 
-  private member(node: ts.PropertyAccessExpression | ts.ElementAccessExpression, path: OptionPath): StaticValue {
-    const memberSymbol = this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node);
-    if (memberSymbol && memberSymbol.flags & ts.SymbolFlags.EnumMember) return this.symbolValue(memberSymbol, node, path);
+  private member(node: TS.PropertyAccessExpression | TS.ElementAccessExpression, path: OptionPath): StaticValue {
+    const enumMember = this.resolver.enumMember(node);
+    if (enumMember) return this.bindingValue(enumMember, node, path);
     const target = this.value(node.expression, path);
     const key = ts.isPropertyAccessExpression(node) ? node.name.text : this.value(node.argumentExpression, path);
     if (typeof key !== 'string' && typeof key !== 'number') throw new NotStatic(node, 'the index must be a string or number');
@@ -167,25 +218,24 @@ class Evaluator {
     return (target as Record<string, StaticValue>)[key];
   }
 
-  private symbolValue(symbol: ts.Symbol | undefined, at: ts.Node, path: OptionPath): StaticValue {
-    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
-    const declaration = symbol?.valueDeclaration ?? symbol?.declarations?.[0];
-    if (!symbol || !declaration || symbol.flags & ts.SymbolFlags.Alias) {
+  private bindingValue(binding: Binding | undefined, at: TS.Node, path: OptionPath): StaticValue {
+    const declaration = binding?.declaration;
+    if (!binding || !declaration || binding.unresolved) {
       throw new NotStatic(at, 'its declaration could not be found (imports must resolve to project sources)');
     }
     if (ts.isEnumMember(declaration)) {
-      const constant = this.checker.getConstantValue(declaration);
+      const constant = this.resolver.constantValue(declaration);
       if (constant === undefined) throw new NotStatic(at, 'the enum member has no constant value');
       return constant;
     }
     if (ts.isVariableDeclaration(declaration)) {
       const list = declaration.parent;
       if (!ts.isVariableDeclarationList(list) || !(list.flags & ts.NodeFlags.Const)) {
-        throw new NotStatic(at, `${symbol.name} is not a const; only const declarations have a value known at build time`);
+        throw new NotStatic(at, `${binding.name} is not a const; only const declarations have a value known at build time`);
       }
-      if (!declaration.initializer) throw new NotStatic(at, `${symbol.name} has no initializer`);
+      if (!declaration.initializer) throw new NotStatic(at, `${binding.name} has no initializer`);
       if (!ts.isIdentifier(declaration.name)) throw new NotStatic(at, 'destructured consts are not supported');
-      if (this.resolving.has(declaration)) throw new NotStatic(at, `${symbol.name} refers to itself`);
+      if (this.resolving.has(declaration)) throw new NotStatic(at, `${binding.name} refers to itself`);
       this.resolving.add(declaration);
       try {
         return this.value(declaration.initializer, path);
@@ -193,10 +243,10 @@ class Evaluator {
         this.resolving.delete(declaration);
       }
     }
-    throw new NotStatic(at, `${symbol.name} is ${describeKind(declaration)}, not a const or enum member`);
+    throw new NotStatic(at, `${binding.name} is ${describeKind(declaration)}, not a const or enum member`);
   }
 
-  private guard(node: ts.Node, run: () => StaticValue): StaticValue {
+  private guard(node: TS.Node, run: () => StaticValue): StaticValue {
     try {
       return run();
     } catch (error) {
@@ -206,17 +256,17 @@ class Evaluator {
     }
   }
 
-  private fail(node: ts.Node, reason: string): void {
+  private fail(node: TS.Node, reason: string): void {
     this.diagnostics.push(diagnosticAt(node, `cannot evaluate ${quoteSource(node)} statically: ${reason}`));
   }
 }
 
-function quoteSource(node: ts.Node): string {
+function quoteSource(node: TS.Node): string {
   const text = node.getText().replace(/\s+/g, ' ');
   return `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
 }
 
-function describeKind(node: ts.Node): string {
+function describeKind(node: TS.Node): string {
   const words = ts.SyntaxKind[node.kind].replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
 }

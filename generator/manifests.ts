@@ -10,8 +10,7 @@ import { chartContractProblems } from './chart-contract.js';
 import { GenerationError, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
-import { loadTemplates } from './render.js';
-import { scanWebhooks, type DecoratedWebhook } from './scan.js';
+import type { DecoratedWebhook } from './scan.js';
 import { rbacRulesOf } from '../runtime/rbac-options.js';
 
 export interface GeneratedFile {
@@ -36,12 +35,15 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   });
   sources.sort();
   const chartName = readChartName(config.chartDir);
+  // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
+  const { scanWebhooks } = await import('./scan.js');
   const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
   if (diagnostics.length > 0) throw new GenerationError(sortDiagnostics(diagnostics));
   const chartProblems = chartContractProblems(config.chartDir, chartName, webhooks.some((w) => rbacRulesOf(w.webhook).length > 0));
   if (chartProblems.length > 0) throw new GenerationError(chartProblems);
 
-  const templates = loadTemplates();
+  const { loadTemplates } = await import('./render.js');
+  const templates = await loadTemplates();
   const chartTemplates = path.join(config.chartDir, 'templates');
   const files: GeneratedFile[] = CONFIGURATION_KINDS.map((kind) => ({
     path: path.join(chartTemplates, kind.fileName),

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { mergeRbacRules, rbacRulesOf } from '../runtime/rbac-options.js';
 import type { LabelSelector, ResolvedWebhook } from '../runtime/webhook-options.js';
 import { compareText } from './compare-text.js';
-import { sortedEntries } from './render.js';
 import type { DecoratedWebhook } from './scan.js';
 
 export const CONFIGURATION_KINDS = [
@@ -52,6 +51,14 @@ function webhookModel({ webhook, className, file }: DecoratedWebhook, root: stri
     timeoutSeconds: webhook.timeoutSeconds,
     matchConditions: webhook.matchConditions?.length ? webhook.matchConditions : null,
   };
+}
+
+/** Sorts object entries into `{ key, value }` pairs so maps render in a stable order. */
+export function sortedEntries(record: Readonly<Record<string, string>> | undefined): { key: string; value: string }[] | null {
+  if (!record || Object.keys(record).length === 0) return null;
+  return Object.keys(record)
+    .sort(compareText)
+    .map((key) => ({ key, value: record[key]! }));
 }
 
 function selectorModel(selector: LabelSelector | undefined) {

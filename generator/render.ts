@@ -4,10 +4,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import Handlebars from 'handlebars';
-import { compareText } from './compare-text.js';
+import type HandlebarsNamespace from 'handlebars';
 import { packageRoot } from './package-root.js';
 
+type Handlebars = typeof HandlebarsNamespace;
+type TemplateSpecification = Parameters<Handlebars['template']>[0];
 type Template = (context: object) => string;
 
 export interface Templates {
@@ -17,29 +18,119 @@ export interface Templates {
   readonly handlersIndex: Template;
 }
 
+const TEMPLATE_FILES: Readonly<Record<keyof Templates, string>> = {
+  webhookConfigurations: 'webhook-configurations.yaml.hbs',
+  webhookPaths: 'webhook-paths.tpl.hbs',
+  rbacRules: 'rbac-rules.tpl.hbs',
+  handlersIndex: 'handlers-index.ts.hbs',
+};
+const COMPILE_OPTIONS = { noEscape: true, strict: true } as const;
+
+/**
+ * The package's templates compiled by `npm run build` (scripts/precompile-templates.mjs),
+ * with the sources they were compiled from: used only while the sources are
+ * unchanged, with handlebars' small runtime instead of its compiler.
+ */
+const PRECOMPILED = new URL('./templates.precompiled.js', import.meta.url).href;
+
+interface TemplateSources {
+  /** By partial name (file name without .hbs), sorted. */
+  readonly partials: Readonly<Record<string, string>>;
+  readonly templates: Readonly<Record<keyof Templates, string>>;
+}
+
+interface PrecompiledTemplates {
+  readonly sources: TemplateSources;
+  readonly partials: Readonly<Record<string, TemplateSpecification>>;
+  readonly templates: Readonly<Record<keyof Templates, TemplateSpecification>>;
+}
+
 const cache = new Map<string, Templates>();
 
-export function loadTemplates(dir = path.join(packageRoot(), 'templates')): Templates {
+export async function loadTemplates(dir = defaultTemplatesDir()): Promise<Templates> {
   let templates = cache.get(dir);
   if (templates) return templates;
-  const hbs = Handlebars.create();
-  registerHelpers(hbs);
-  const partials = path.join(dir, 'partials');
-  for (const file of readdirSync(partials).filter((f) => f.endsWith('.hbs')).sort()) {
-    hbs.registerPartial(file.replace(/\.hbs$/, ''), readFileSync(path.join(partials, file), 'utf8'));
-  }
-  const compile = (name: string): Template => {
-    const template = hbs.compile(readFileSync(path.join(dir, name), 'utf8'), { noEscape: true, strict: true });
-    return (context) => template(context);
-  };
-  templates = {
-    webhookConfigurations: compile('webhook-configurations.yaml.hbs'),
-    webhookPaths: compile('webhook-paths.tpl.hbs'),
-    rbacRules: compile('rbac-rules.tpl.hbs'),
-    handlersIndex: compile('handlers-index.ts.hbs'),
-  };
+  const sources = readTemplateSources(dir);
+  templates = (await fromPrecompiled(sources)) ?? (await compileTemplates(sources));
   cache.set(dir, templates);
   return templates;
+}
+
+function defaultTemplatesDir(): string {
+  return path.join(packageRoot(), 'templates');
+}
+
+function readTemplateSources(dir: string): TemplateSources {
+  const partialsDir = path.join(dir, 'partials');
+  const partials: Record<string, string> = {};
+  for (const file of readdirSync(partialsDir).filter((f) => f.endsWith('.hbs')).sort()) {
+    partials[file.replace(/\.hbs$/, '')] = readFileSync(path.join(partialsDir, file), 'utf8');
+  }
+  const templates = mapTemplates((name) => readFileSync(path.join(dir, TEMPLATE_FILES[name]), 'utf8'));
+  return { partials, templates };
+}
+
+function mapTemplates<T>(map: (name: keyof Templates) => T): Record<keyof Templates, T> {
+  const names = Object.keys(TEMPLATE_FILES) as (keyof Templates)[];
+  return Object.fromEntries(names.map((name) => [name, map(name)])) as Record<keyof Templates, T>;
+}
+
+async function compileTemplates(sources: TemplateSources): Promise<Templates> {
+  const { default: handlebars } = await import('handlebars');
+  const hbs = handlebars.create();
+  registerHelpers(hbs);
+  for (const [name, source] of Object.entries(sources.partials)) hbs.registerPartial(name, source);
+  return mapTemplates((name) => {
+    const template = hbs.compile(sources.templates[name], COMPILE_OPTIONS);
+    return (context) => template(context);
+  });
+}
+
+async function fromPrecompiled(sources: TemplateSources): Promise<Templates | undefined> {
+  let precompiled: PrecompiledTemplates;
+  try {
+    precompiled = (await import(PRECOMPILED)) as PrecompiledTemplates;
+  } catch (error) {
+    // Not built: running from the sources.
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw error;
+  }
+  if (!sameSources(precompiled.sources, sources)) return undefined;
+  // handlebars/runtime has no types of its own: it is the same API without the compiler.
+  const { default: runtime } = (await import('handlebars/runtime.js' as string)) as { default: Handlebars };
+  const hbs = runtime.create();
+  registerHelpers(hbs);
+  try {
+    for (const [name, spec] of Object.entries(precompiled.partials)) hbs.registerPartial(name, hbs.template(spec));
+    return mapTemplates((name) => {
+      const template = hbs.template(precompiled.templates[name]);
+      return (context) => template(context);
+    });
+  } catch {
+    // Compiled for another handlebars revision than the one installed: compile here instead.
+    return undefined;
+  }
+}
+
+function sameSources(a: TemplateSources, b: TemplateSources): boolean {
+  const same = (x: Readonly<Record<string, string>>, y: Readonly<Record<string, string>>) =>
+    Object.keys(x).length === Object.keys(y).length && Object.keys(x).every((key) => Object.hasOwn(y, key) && x[key] === y[key]);
+  return same(a.partials, b.partials) && same(a.templates, b.templates);
+}
+
+/** The source of templates.precompiled.js for the templates in `dir` (run by `npm run build`). */
+export async function precompiledTemplatesModule(dir = defaultTemplatesDir()): Promise<string> {
+  const { default: handlebars } = await import('handlebars');
+  const sources = readTemplateSources(dir);
+  const specs = (record: Readonly<Record<string, string>>) =>
+    `{\n${Object.entries(record).map(([name, source]) => `  ${JSON.stringify(name)}: ${handlebars.precompile(source, COMPILE_OPTIONS)},`).join('\n')}\n}`;
+  return [
+    `// Generated by \`npm run build\` (scripts/precompile-templates.mjs) from templates/ with handlebars ${handlebars.VERSION}; do not edit.`,
+    `export const sources = ${JSON.stringify(sources)};`,
+    `export const partials = ${specs(sources.partials)};`,
+    `export const templates = ${specs(sources.templates)};`,
+    '',
+  ].join('\n');
 }
 
 /**
@@ -50,7 +141,7 @@ export function yamlQuote(value: unknown): string {
   return JSON.stringify(String(value)).replace(/\{\{/g, '{{ "{{" }}');
 }
 
-function registerHelpers(hbs: typeof Handlebars): void {
+function registerHelpers(hbs: Handlebars): void {
   hbs.registerHelper('q', (value: unknown) => yamlQuote(value));
   hbs.registerHelper('js', (value: unknown) => JSON.stringify(value));
   // Go string literal; JSON escapes are a subset of Go's for the characters paths and names allow.
@@ -61,16 +152,8 @@ function registerHelpers(hbs: typeof Handlebars): void {
    * `{{helm '.Release.Namespace'}}`. A leading/trailing `-` is Helm's trim marker.
    */
   hbs.registerHelper('helm', function (this: unknown, ...args: unknown[]) {
-    const options = args.pop() as Handlebars.HelperOptions;
+    const options = args.pop() as HandlebarsNamespace.HelperOptions;
     const action = (options.fn ? options.fn(this) : String(args[0])).trim();
     return `{{${action.startsWith('-') ? '' : ' '}${action}${action.endsWith('-') ? '' : ' '}}}`;
   });
-}
-
-/** Sorts object entries into `{ key, value }` pairs so maps render in a stable order. */
-export function sortedEntries(record: Readonly<Record<string, string>> | undefined): { key: string; value: string }[] | null {
-  if (!record || Object.keys(record).length === 0) return null;
-  return Object.keys(record)
-    .sort(compareText)
-    .map((key) => ({ key, value: record[key]! }));
 }

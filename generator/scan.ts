@@ -2,8 +2,14 @@
  * Finds the classes decorated with shaper-gen's `@Webhook` and turns each
  * decorator's argument into validated, defaulted options, reporting every
  * problem with its source location.
+ *
+ * Two passes over the same code, one result: first syntax only (no program,
+ * no type checker: syntax-resolver.ts), which answers for the usual shape of
+ * decorated code; where it cannot be sure, or finds any problem at all, the
+ * scan is done again through the type checker, which also words every
+ * diagnostic.
  */
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
 import { DEFAULTER_METHOD, VALIDATOR_METHODS } from '../runtime/contract.js';
 import {
   checkWebhookSet,
@@ -14,8 +20,12 @@ import {
 } from '../runtime/webhook-options.js';
 import { checkMatchConditions } from './cel.js';
 import { diagnosticAt, diagnosticInString, type Diagnostic } from './diagnostics.js';
-import { evaluateStatically } from './evaluate.js';
-import { buildScanProgram } from './program.js';
+import { checkerResolver, evaluateStatically, type NameResolver } from './evaluate.js';
+import { buildScanProgram, prepareScan, type ScanInput } from './program.js';
+import { NotSyntactic, SyntaxResolver } from './syntax-resolver.js';
+import { loadTypeScript } from './typescript.js';
+
+const ts = loadTypeScript();
 
 /** The JSDoc tag on the `Webhook` function that marks it as shaper-gen's decorator. */
 const MARKER_TAG = 'shaperGenMarker';
@@ -30,15 +40,44 @@ export interface ScanResult {
   readonly webhooks: readonly DecoratedWebhook[];
   readonly diagnostics: readonly Diagnostic[];
   readonly candidateFiles: number;
+  /** Which pass answered, and why the syntax-only one did not (for tests and profiling). */
+  readonly pass: 'syntax' | 'checker';
+  readonly checkerReason?: string;
 }
 
 interface Found extends DecoratedWebhook {
-  readonly decorator: ts.Decorator;
-  readonly locate: (path: OptionPath) => ts.Node;
+  readonly decorator: TS.Decorator;
+  readonly locate: (path: OptionPath) => TS.Node;
 }
 
-export function scanWebhooks(tsconfigPath: string, files: readonly string[]): ScanResult {
-  const { checker, candidates } = buildScanProgram(tsconfigPath, files);
+export interface ScanOptions {
+  /** Skip the syntax-only pass (tests compare the two). */
+  readonly checkerOnly?: boolean;
+}
+
+export function scanWebhooks(tsconfigPath: string, files: readonly string[], options: ScanOptions = {}): ScanResult {
+  const input = prepareScan(tsconfigPath, files);
+  const syntaxOnly = options.checkerOnly ? { reason: 'checkerOnly' } : scanWithoutChecker(input);
+  if (syntaxOnly.result) return syntaxOnly.result;
+  const { checker, candidates } = buildScanProgram(input);
+  return { ...scanSourceFiles(candidates, checkerResolver(checker)), pass: 'checker', checkerReason: syntaxOnly.reason };
+}
+
+/** The syntax-only pass; no result where the checker must decide or word a diagnostic. */
+function scanWithoutChecker(input: ScanInput): { result?: ScanResult; reason: string } {
+  if (input.augmentations) return { reason: 'a source file declares a module augmentation or globals' };
+  try {
+    const resolver = new SyntaxResolver(input);
+    const result = scanSourceFiles(input.candidates.map((file) => resolver.sourceFile(file)), resolver);
+    if (result.diagnostics.length > 0) return { reason: 'problems found' };
+    return { result: { ...result, pass: 'syntax' }, reason: '' };
+  } catch (error) {
+    if (error instanceof NotSyntactic) return { reason: error.message };
+    throw error;
+  }
+}
+
+function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameResolver): Omit<ScanResult, 'pass'> {
   const diagnostics: Diagnostic[] = [];
   const found: Found[] = [];
 
@@ -46,8 +85,8 @@ export function scanWebhooks(tsconfigPath: string, files: readonly string[]): Sc
     for (const statement of sourceFile.statements) {
       if (!ts.isClassDeclaration(statement)) continue;
       for (const decorator of ts.getDecorators(statement) ?? []) {
-        if (!isWebhookDecorator(decorator, checker)) continue;
-        const result = readDecorator(statement, decorator, checker, diagnostics);
+        if (!isWebhookDecorator(decorator, resolver)) continue;
+        const result = readDecorator(statement, decorator, resolver, diagnostics);
         if (result) found.push(result);
       }
     }
@@ -64,20 +103,18 @@ export function scanWebhooks(tsconfigPath: string, files: readonly string[]): Sc
   };
 }
 
-function isWebhookDecorator(decorator: ts.Decorator, checker: ts.TypeChecker): boolean {
+function isWebhookDecorator(decorator: TS.Decorator, resolver: NameResolver): boolean {
   const call = decorator.expression;
   const callee = ts.isCallExpression(call) ? call.expression : call;
-  let symbol = checker.getSymbolAtLocation(callee);
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-  return (symbol?.declarations ?? []).some(
+  return resolver.calleeDeclarations(callee).some(
     (declaration) => ts.isFunctionDeclaration(declaration) && ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === MARKER_TAG),
   );
 }
 
 function readDecorator(
-  classNode: ts.ClassDeclaration,
-  decorator: ts.Decorator,
-  checker: ts.TypeChecker,
+  classNode: TS.ClassDeclaration,
+  decorator: TS.Decorator,
+  resolver: NameResolver,
   diagnostics: Diagnostic[],
 ): Found | undefined {
   const call = decorator.expression;
@@ -86,20 +123,20 @@ function readDecorator(
     return undefined;
   }
   const argument = call.arguments[0]!;
-  const evaluation = evaluateStatically(argument, checker);
+  const evaluation = evaluateStatically(argument, resolver);
   if (evaluation.diagnostics.length > 0) {
     diagnostics.push(...evaluation.diagnostics);
     return undefined;
   }
 
-  const locate = (path: OptionPath): ts.Node => {
+  const locate = (path: OptionPath): TS.Node => {
     for (let length = path.length; length > 0; length--) {
       const node = evaluation.locations.get(formatOptionPath(path.slice(0, length)));
       if (node) return node;
     }
     return argument;
   };
-  const inOtherFile = (node: ts.Node) => node.getSourceFile() !== decorator.getSourceFile();
+  const inOtherFile = (node: TS.Node) => node.getSourceFile() !== decorator.getSourceFile();
 
   const { webhook, problems } = resolveWebhookOptions(evaluation.value);
   for (const problem of problems) {
@@ -135,12 +172,12 @@ function readDecorator(
 }
 
 /** Checks own members only; inherited methods are left to the runtime's decoration-time check. */
-function handlerShapeProblem(classNode: ts.ClassDeclaration, webhook: ResolvedWebhook): string | undefined {
+function handlerShapeProblem(classNode: TS.ClassDeclaration, webhook: ResolvedWebhook): string | undefined {
   if (classNode.heritageClauses?.some((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)) return undefined;
   const methods = new Set(
     classNode.members
       .filter((member) => (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member)) && member.name && ts.isIdentifier(member.name))
-      .map((member) => (member.name as ts.Identifier).text),
+      .map((member) => (member.name as TS.Identifier).text),
   );
   const name = classNode.name!.text;
   if (webhook.mutating && !methods.has(DEFAULTER_METHOD)) {

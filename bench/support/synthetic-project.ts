@@ -3,7 +3,7 @@
  * tenth of them holding a @Webhook class, the rest plain code that imports
  * each other (as a real service's sources would).
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export function writeSyntheticProject(dir: string, files: number, repoRoot: string): { decorated: number } {
@@ -13,7 +13,8 @@ export function writeSyntheticProject(dir: string, files: number, repoRoot: stri
   };
   write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true }, include: ['src'] }));
   write('shaper.yaml', 'apiVersion: shaper-gen.io/v1alpha1\nkind: GeneratorConfig\nsources: ["src/**/*.ts"]\nhandlersModule: src/webhooks.generated.ts\n');
-  write('charts/shaper-webhooks/Chart.yaml', 'apiVersion: v2\nname: shaper-webhooks\nversion: 0.1.0\n');
+  // The repository's chart, so that `manifests` finds what the chart contract asks for.
+  cpSync(path.join(repoRoot, 'charts/shaper-webhooks'), path.join(dir, 'charts/shaper-webhooks'), { recursive: true });
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
   symlinkSync(repoRoot, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
   write('src/shared/groups.ts', "export const GROUP = 'shaper.io';\nexport enum Version { Alpha = 'v1alpha1', Beta = 'v1beta1' }\n");

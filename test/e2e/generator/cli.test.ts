@@ -1,6 +1,7 @@
 /** The built CLI, run as a user runs it, in a project that resolves shaper-gen to its published dist/*.d.ts. */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixtureProject, REPO_ROOT, type FixtureProject } from '../../support/fixture-project.js';
@@ -11,6 +12,14 @@ afterEach(() => project?.remove());
 
 function shaperGen(cwd: string, ...args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+}
+
+/** The CLI with its cache directory (Node's compile cache, the compiler's code cache) under `cacheHome`. */
+function shaperGenCachingIn(cacheHome: string, cwd: string, ...args: string[]) {
+  const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+  delete env.NODE_COMPILE_CACHE;
+  delete env.NODE_DISABLE_COMPILE_CACHE;
+  return spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env });
 }
 
 const RULES = "[{ groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles'], operations: ['CREATE'] }]";
@@ -69,5 +78,34 @@ export class ProfileValidator { default() {} }`,
     const result = shaperGen(project.dir, 'manifests', '--config', 'nope.yaml');
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('nope.yaml:1:1: config file not found');
+  });
+});
+
+describe('start-up caches (best effort)', () => {
+  let scratch: string | undefined;
+  afterEach(() => scratch && rmSync(scratch, { recursive: true, force: true }));
+
+  it('work the same where the cache directory cannot be created', () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-cache-'));
+    writeFileSync(path.join(scratch, 'file'), '');
+    const result = shaperGenCachingIn(path.join(scratch, 'file', 'cache'), REPO_ROOT, 'manifests', '--check');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('replace corrupt cache files instead of trusting them', () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-cache-'));
+    const first = shaperGenCachingIn(scratch, REPO_ROOT, 'manifests', '--check');
+    expect(first.status).toBe(0);
+    const files = readdirSync(scratch, { recursive: true, encoding: 'utf8' }).map((f) => path.join(scratch!, f)).filter((f) => statSync(f).isFile());
+    const codeCache = files.filter((f) => f.includes(`${path.sep}typescript-code-cache${path.sep}`));
+    expect(codeCache).toHaveLength(1);
+    expect(files.length).toBeGreaterThan(1);
+    for (const file of files) writeFileSync(file, 'not a cache');
+    const second = shaperGenCachingIn(scratch, REPO_ROOT, 'manifests', '--check');
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.status).toBe(0);
+    expect(statSync(codeCache[0]!).size).toBeGreaterThan(100_000);
   });
 });
