@@ -25,3 +25,6 @@ timeout 120 node bench/admission/run.ts --express-comparison
 timeout 120 node bench/admission/run.ts --profile
 timeout 600 node bench/faults/run.ts
 timeout 300 node bench/memory/run.ts
+# Cached vs live lookups against kindEnv's real API server (root, and the cluster tools from scripts/install-cluster-tools.sh).
+bash scripts/install-cluster-tools.sh
+timeout 600 node dist/bench/cache/run.js

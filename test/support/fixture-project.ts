@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The checkout, from these sources (test/support) or from their build (dist/test/support, for benchmarks that use kindEnv). */
+export const REPO_ROOT = path.resolve(here, here.split(path.sep).includes('dist') ? '../../..' : '../..');
 
 export interface FixtureOptions {
   /** Resolve `shaper-gen` to its TypeScript sources (default) or to the built `dist/*.d.ts`, as an installed package would. */

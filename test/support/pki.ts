@@ -1,4 +1,5 @@
 /** Test certificates: a CA and the leaves it signs (serving and client), in PEM. */
+import type { webcrypto } from 'node:crypto';
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 
@@ -23,7 +24,7 @@ export interface TestCA extends Pem {
   }): Promise<Pem>;
 }
 
-async function keyPem(key: CryptoKey): Promise<string> {
+async function keyPem(key: webcrypto.CryptoKey): Promise<string> {
   return x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
 }
 

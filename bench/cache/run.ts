@@ -1,0 +1,196 @@
+/**
+ * Cached versus live lookups against a real API server: the sample's
+ * /validate-assignment reading its Profile from the informer cache, beside the
+ * same validator reading it with `{ live: true }` (a GET per admission, what
+ * the sample did before the cache). kindEnv's control plane (etcd +
+ * kube-apiserver), `shaper-gen serve` on loopback with the admin kubeconfig,
+ * wrk with 32 connections for a fixed time per cell, interleaved rounds.
+ * Reports req/s, p50/p99 and the API server's own count of Profile GET and
+ * LIST/WATCH requests during each cell (apiserver_request_total).
+ *
+ *   node dist/bench/cache/run.js [--rounds 3] [--duration 5]
+ *
+ * Writes bench/results/cache.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { createKindEnv } from '../../test/kindenv/index.js';
+import { waitFor } from '../../test/kindenv/processes.js';
+import { freePort } from '../../test/support/admission-server.js';
+import { REPO_ROOT } from '../../test/support/fixture-project.js';
+import { createTestCA } from '../../test/support/pki.js';
+import { assignmentReview } from '../admission/bodies.js';
+import { runWrk, type WrkResult } from '../support/wrk.js';
+
+const argument = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1]! : fallback;
+};
+const rounds = Number(argument('rounds', '3'));
+const duration = Number(argument('duration', '5'));
+const CONNECTIONS = 32;
+const CELLS = [
+  { name: 'cached', path: '/validate-assignment' },
+  { name: 'live GET', path: '/validate-assignment-live' },
+] as const;
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-cache-bench-'));
+const env = await createKindEnv((line) => process.stderr.write(`kindenv: ${line}\n`));
+let server: ChildProcess | undefined;
+try {
+  const crds = env.kubeConfig.makeApiClient(ApiextensionsV1Api);
+  for (const file of ['shaper.io_profiles.yaml', 'shaper.io_assignments.yaml']) {
+    await crds.createCustomResourceDefinition({ body: loadYaml<V1CustomResourceDefinition>(readFileSync(path.join(REPO_ROOT, 'sample/config/crd', file), 'utf8')) });
+  }
+  const review = assignmentReview();
+  const namespace = review.request.namespace!;
+  await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+  const objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
+  await waitFor('the Profile CRD to serve', () => objects.listNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles' }).then(() => true), 60_000, 250);
+  await objects.createNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles', body: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'gold', namespace }, spec: { tier: 'gold' } } });
+
+  const started = await startServe(env.kubeconfigPath);
+  server = started.child;
+  const bodyFile = path.join(work, 'assignment.json');
+  writeFileSync(bodyFile, JSON.stringify(review));
+  const check = await postOnce(started.port, started.ca, '/validate-assignment', JSON.stringify(review));
+  if (!check.includes('"allowed":true')) throw new Error(`the cached validator did not admit the benchmark's Assignment: ${check}`);
+  const checkLive = await postOnce(started.port, started.ca, '/validate-assignment-live', JSON.stringify(review));
+  if (!checkLive.includes('"allowed":true')) throw new Error(`the live validator did not admit the benchmark's Assignment: ${checkLive}`);
+
+  for (const cell of CELLS) runWrk({ port: started.port, urlPath: cell.path, bodyFile, connections: 8, seconds: 1 });
+  const results = new Map<string, { wrk: WrkResult; gets: number; lists: number; watches: number }[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const cell of round % 2 === 0 ? CELLS : [...CELLS].reverse()) {
+      const before = await profileRequests();
+      const wrk = runWrk({ port: started.port, urlPath: cell.path, bodyFile, connections: CONNECTIONS, seconds: duration });
+      const after = await profileRequests();
+      results.set(cell.name, [...(results.get(cell.name) ?? []), { wrk, gets: after.get - before.get, lists: after.list - before.list, watches: after.watch - before.watch }]);
+    }
+  }
+
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`\n/validate-assignment against a real kube-apiserver: ${rounds} interleaved rounds × ${duration} s, ${CONNECTIONS} connections, medians; Node ${process.version}`);
+  console.log(`${'lookup'.padEnd(10)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'API GETs/round'.padStart(16)}${'GETs/request'.padStart(14)}${'LIST+WATCH/round'.padStart(18)}`);
+  const summary: Record<string, unknown> = {};
+  for (const cell of CELLS) {
+    const runs = results.get(cell.name)!;
+    const requests = runs.map((r) => r.wrk.rps * duration);
+    const row = {
+      rps: median(runs.map((r) => r.wrk.rps)),
+      p50Ms: median(runs.map((r) => r.wrk.p50Ms)),
+      p99Ms: median(runs.map((r) => r.wrk.p99Ms)),
+      errors: runs.reduce((sum, r) => sum + r.wrk.errors, 0),
+      apiGetsPerRound: median(runs.map((r) => r.gets)),
+      apiGetsPerRequest: median(runs.map((r, i) => r.gets / requests[i]!)),
+      apiListWatchPerRound: median(runs.map((r) => r.lists + r.watches)),
+    };
+    summary[cell.name] = row;
+    console.log(
+      `${cell.name.padEnd(10)}${row.rps.toFixed(0).padStart(9)}${row.p50Ms.toFixed(2).padStart(9)}${row.p99Ms.toFixed(2).padStart(9)}${String(row.errors).padStart(8)}${String(row.apiGetsPerRound).padStart(16)}${row.apiGetsPerRequest.toFixed(3).padStart(14)}${String(row.apiListWatchPerRound).padStart(18)}`,
+    );
+  }
+  mkdirSync(path.join(REPO_ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(REPO_ROOT, 'bench/results/cache.json'), JSON.stringify({ when: new Date().toISOString(), rounds, duration, connections: CONNECTIONS, cells: summary }, null, 2));
+} finally {
+  server?.kill('SIGKILL');
+  await env.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** Profile requests the API server has served so far, by verb, from its own metrics. */
+async function profileRequests(): Promise<{ get: number; list: number; watch: number }> {
+  const text = await rawMetrics();
+  const count = (verb: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('apiserver_request_total{') && line.includes('resource="profiles"') && line.includes(`verb="${verb}"`))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+  return { get: count('GET'), list: count('LIST'), watch: count('WATCH') };
+}
+
+function rawMetrics(): Promise<string> {
+  const user = env.kubeConfig.getCurrentUser()!;
+  const cluster = env.kubeConfig.getCurrentCluster()!;
+  const url = new URL(`${cluster.server}/metrics`);
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { ca: Buffer.from(cluster.caData!, 'base64'), cert: Buffer.from(user.certData!, 'base64'), key: Buffer.from(user.keyData!, 'base64') }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(text));
+      })
+      .on('error', reject);
+  });
+}
+
+/** `shaper-gen serve` on loopback serving the sample's validator twice: from the cache, and reading live. */
+async function startServe(kubeconfig: string): Promise<{ child: ChildProcess; port: number; ca: string }> {
+  const ca = await createTestCA();
+  const serving = await ca.issue({ commonName: 'localhost', hosts: ['localhost', '127.0.0.1'] });
+  const certDir = path.join(work, 'certs');
+  mkdirSync(certDir);
+  writeFileSync(path.join(certDir, 'tls.crt'), serving.cert);
+  writeFileSync(path.join(certDir, 'tls.key'), serving.key);
+  const dist = (file: string) => JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
+  const handlers = path.join(work, 'handlers.mjs');
+  writeFileSync(
+    handlers,
+    `import { Webhook, webhookOf } from ${dist('runtime/index.js')};
+import { PROFILES } from ${dist('sample/api/profile.js')};
+import { AssignmentValidator } from ${dist('sample/webhooks/assignment-validator.js')};
+export class LiveAssignmentValidator extends AssignmentValidator {
+  findProfile(namespace, name, ctx) {
+    return ctx.cache.get(PROFILES, namespace, name, { live: true });
+  }
+}
+Webhook({ ...webhookOf(AssignmentValidator), path: '/validate-assignment-live', name: undefined })(LiveAssignmentValidator);
+export const webhooks = [AssignmentValidator, LiveAssignmentValidator];
+`,
+  );
+  const [port, health] = [await freePort(), await freePort()];
+  const config = path.join(work, 'server.yaml');
+  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+kind: ServerConfig
+handlers: [${handlers}]
+webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
+health: { bindAddress: 127.0.0.1, port: ${health} }
+metrics: { port: 0 }
+log: { level: warn }
+`);
+  const nodeOptions = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(REPO_ROOT, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeOptions.split(' ').filter(Boolean), path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, KUBECONFIG: kubeconfig },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitFor('shaper-gen serve to be ready (its Profile cache synced)', async () => {
+    if (child.exitCode !== null) throw new Error(`shaper-gen serve exited with ${child.exitCode}`);
+    const status = await new Promise<number>((resolve) => {
+      http.get({ host: '127.0.0.1', port: health, path: '/readyz', agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', () => resolve(0));
+    });
+    return status === 200 ? true : undefined;
+  }, 30_000, 200);
+  return { child, port, ca: ca.cert };
+}
+
+function postOnce(port: number, ca: string, urlPath: string, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = https.request({ host: '127.0.0.1', port, path: urlPath, method: 'POST', ca, servername: 'localhost', headers: { 'Content-Type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve(text));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
