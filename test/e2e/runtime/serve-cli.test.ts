@@ -46,12 +46,7 @@ describe('shaper-gen serve', () => {
     writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`);
     const server = serve(['--config', config.file], { env: { KUBECONFIG: kubeconfig } });
     try {
-      const until = Date.now() + 20_000;
-      let text = '';
-      while (Date.now() < until && !text.includes('cache failed: profiles.shaper.io not synced: ')) {
-        text = (await getPlain(config.health, '/readyz').catch(() => ({ text: '' }))).text;
-        await sleep(100);
-      }
+      const text = await readyzOnceItSays(config.health, 'cache failed: profiles.shaper.io not synced: ');
       expect(text).toMatch(/^\[-\]cache failed: profiles\.shaper\.io not synced: connect ECONNREFUSED 127\.0\.0\.1:\d+$/m);
       expect(text.endsWith('readyz check failed\n')).toBe(true);
     } finally {
@@ -64,12 +59,7 @@ describe('shaper-gen serve', () => {
     writeFileSync(config.file, readFileSync(config.file, 'utf8').replace('expectedPaths: [', 'expectedPaths: [/validate-pod, '));
     const server = serve(['--config', config.file]);
     try {
-      const until = Date.now() + 20_000;
-      let text = '';
-      while (Date.now() < until && !text.includes('handlers failed')) {
-        text = (await getPlain(config.health, '/readyz').catch(() => ({ text: '' }))).text;
-        await sleep(100);
-      }
+      const text = await readyzOnceItSays(config.health, 'handlers failed');
       expect(text).toContain('[-]handlers failed: no handler registered for /validate-pod');
     } finally {
       server.child.kill('SIGKILL');
@@ -118,3 +108,14 @@ describe('shaper-gen serve', () => {
     }
   });
 });
+
+/** /readyz's text once it contains `expected`, or the last text read after 20 s. */
+async function readyzOnceItSays(healthPort: number, expected: string): Promise<string> {
+  const until = Date.now() + 20_000;
+  let text = '';
+  while (Date.now() < until && !text.includes(expected)) {
+    text = (await getPlain(healthPort, '/readyz').catch(() => ({ text: '' }))).text;
+    await sleep(100);
+  }
+  return text;
+}
