@@ -4,7 +4,8 @@
  * reviews of up to maxRequestBytes, and how high does RSS go? Bounded: each
  * case is a fixed number of requests with a 60 s timeout.
  *
- *   node bench/memory/run.ts [--old-space <MiB>]   (after npm run build && tsc -p bench/tsconfig.json)
+ *   node bench/memory/run.ts [--old-space <MiB>] [--with-api-client]   (after npm run build && tsc -p bench/tsconfig.json)
+ * --with-api-client adds a webhook declaring rbac, so that @kubernetes/client-node is loaded as in an app that looks objects up.
  * The server runs with the NODE_OPTIONS the chart renders; --old-space overrides the heap.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -14,7 +15,7 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { profileReview } from '../admission/bodies.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -72,7 +73,7 @@ async function measure(oldSpace: number | undefined, name: string, urlPath: stri
   const config = path.join(work, 'server.yaml');
   writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
 kind: ServerConfig
-handlers: [dist/bench/admission/handlers.js]
+handlers: [dist/bench/admission/handlers.js${withApiClient ? `, ${apiClientHandlers(work)}` : ''}]
 webhook: { bindAddress: 127.0.0.1, port: ${port} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
@@ -103,9 +104,25 @@ log: { level: error }
   }
 }
 
+/** A webhook that declares rbac (it uses ctx.kube), so that serve loads @kubernetes/client-node as a lookup-doing app does. */
+function apiClientHandlers(dir: string): string {
+  const file = path.join(dir, 'api-client.mjs');
+  const runtime = JSON.stringify(pathToFileURL(path.join(repo, 'dist/runtime/index.js')).href);
+  writeFileSync(
+    file,
+    `import { Webhook } from ${runtime};
+export class UsesTheApi { validateCreate() {} }
+Webhook({ path: '/validate-uses-api', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }], rbac: [{ groups: [''], resources: ['configmaps'], verbs: ['get'] }] })(UsesTheApi);
+export const webhooks = [UsesTheApi];
+`,
+  );
+  return file;
+}
+
+const withApiClient = process.argv.includes('--with-api-client');
 const oldSpaceFlag = process.argv.indexOf('--old-space');
 const oldSpace = oldSpaceFlag > 0 ? Number(process.argv[oldSpaceFlag + 1]) : undefined;
-console.log(`node flags: ${chartNodeOptions.join(' ')}${oldSpace ? ` --max-old-space-size=${oldSpace}` : ''}\n`);
+console.log(`node flags: ${chartNodeOptions.join(' ')}${oldSpace ? ` --max-old-space-size=${oldSpace}` : ''}${withApiClient ? '; with @kubernetes/client-node loaded' : ''}\n`);
 console.log('| case | requests | statuses | wall | RSS idle → peak |');
 console.log('| --- | --- | --- | --- | --- |');
 await measure(oldSpace, 'mutate UPDATE, annotations', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'annotations')));

@@ -2,6 +2,7 @@
  * `shaper-gen serve`: configuration, handler registration, the server, and
  * the process's signals. What runs in the container.
  */
+import { rbacRulesOf } from '../rbac-options.js';
 import type { Logger } from 'pino';
 import { DEFAULT_SERVER_CONFIG, loadServerConfig, mergeServerConfig, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
 import { LazyKubeClient } from '../kube-client.js';
@@ -42,6 +43,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '));
   // Only --dev needs certificate generation (and its libraries).
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;
+  // The heap budget for reviews is what is left after loading: load the API client first when handlers use it (~25 MiB of heap).
+  if ([...webhooks.values()].some((entry) => rbacRulesOf(entry.webhook).length > 0)) await import('@kubernetes/client-node');
   const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate });
   const addresses = await server.start();
   return { server, addresses, config, log };
