@@ -3,7 +3,9 @@
  * one client per API class. @kubernetes/client-node costs ~80 MiB of RSS to
  * load, so a server whose handlers never call the API never loads it.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeClient } from './contract.js';
 
@@ -31,6 +33,10 @@ export class LazyKubeClient implements KubeClient {
 }
 
 function defaultKubeConfig(): KubeConfig {
+  // client-node would fall back to http://localhost:8080 and fail later with a message about TLS settings.
+  const home = process.env.HOME ?? process.env.USERPROFILE;
+  const found = process.env.KUBECONFIG || process.env.KUBERNETES_SERVICE_HOST || (home && existsSync(path.join(home, '.kube', 'config')));
+  if (!found) throw new Error('no Kubernetes API configuration: set KUBECONFIG, create ~/.kube/config, or run in a pod (its ServiceAccount)');
   // Synchronous require of the ES module (Node >= 22.12), so that `ctx.kube.config` stays a plain getter.
   const { KubeConfig } = require('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
   const config = new KubeConfig();
