@@ -11,6 +11,7 @@ interface ServeFlags {
   metricsPort?: number;
   bindAddress?: string;
   logLevel?: LogLevel;
+  workers?: number;
   dev?: boolean;
 }
 
@@ -18,6 +19,12 @@ export function portNumber(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535');
   return port;
+}
+
+function workerCount(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new InvalidArgumentError('must be a whole number from 1 to 64');
+  return count;
 }
 
 export function serveCommand(): Command {
@@ -31,6 +38,7 @@ export function serveCommand(): Command {
     .option('--metrics-port <port>', 'metrics port, 0 to disable (default 8080)', portNumber)
     .option('--bind-address <address>', 'address every listener binds')
     .addOption(new Option('--log-level <level>', 'log level').choices(LOG_LEVELS))
+    .option('--workers <count>', 'processes serving the webhook port, sharing it (default 1)', workerCount)
     .option('--dev', 'local use only: self-signed in-memory certificate, loopback only')
     .action(async (flags: ServeFlags) => {
       const [{ serveUntilSignalled }, { ServerConfigError }, { RegistrationError }] = await Promise.all([
@@ -45,6 +53,7 @@ export function serveCommand(): Command {
         health: { port: flags.healthPort, bindAddress: bind },
         metrics: { port: flags.metricsPort, bindAddress: bind },
         log: flags.logLevel ? { level: flags.logLevel } : undefined,
+        workers: flags.workers,
       };
       try {
         await serveUntilSignalled({ configFile: flags.config, overrides, dev: flags.dev });

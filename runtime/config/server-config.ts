@@ -24,6 +24,8 @@ export interface ServerConfig {
   handlers: string[];
   /** Every path the chart's webhook configurations call; the server stays unready until it serves each. */
   expectedPaths: string[];
+  /** Processes serving the webhook port (node:cluster, one shared socket); above 1 a primary process runs probes and metrics. */
+  workers: number;
   webhook: ListenerConfig & {
     certDir: string;
     certName: string;
@@ -54,6 +56,7 @@ export interface ServerConfig {
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   handlers: [],
   expectedPaths: [],
+  workers: 1,
   webhook: {
     bindAddress: '',
     port: 9443,
@@ -83,6 +86,7 @@ const SCHEMA = {
     kind: { type: 'enum', values: [SERVER_CONFIG_KIND] },
     handlers: { type: 'list', items: { type: 'string' } },
     expectedPaths: { type: 'list', items: { type: 'string', pattern: /^\/[A-Za-z0-9\-._~/]*$/, hint: 'must be an absolute URL path' } },
+    workers: { type: 'integer', min: 1, max: 64 },
     webhook: {
       type: 'object',
       fields: {

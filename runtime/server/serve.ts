@@ -2,15 +2,18 @@
  * `shaper-gen serve`: configuration, handler registration, the server, and
  * the process's signals. What runs in the container.
  */
-import { rbacRulesOf } from '../rbac-options.js';
+import cluster from 'node:cluster';
 import type { Logger } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import { DEFAULT_SERVER_CONFIG, loadServerConfig, mergeServerConfig, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
 import { LazyKubeClient } from '../kube-client.js';
+import { rbacRulesOf } from '../rbac-options.js';
 import { createLogger } from '../log.js';
 import { containProcessFaults } from './process-faults.js';
 import { staleHandlersWarnings } from './stale-handlers.js';
 import { importWebhookClasses, RegistrationError, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
+import { WORKER_SLOT_ENV, WorkerPool, type FromWorker, type ToWorker } from './worker-pool.js';
 
 export interface ServeOptions {
   /** ServerConfig file; without one, the defaults. */
@@ -29,13 +32,17 @@ export interface RunningServer {
   log: Logger;
 }
 
-export async function startServer(options: ServeOptions): Promise<RunningServer> {
+/** The file, then the flags; --dev binds every listener to loopback. */
+async function resolveConfig(options: ServeOptions): Promise<ServerConfig> {
   const fromFile = options.configFile ? await loadServerConfig(options.configFile) : DEFAULT_SERVER_CONFIG;
-  let config = mergeServerConfig(fromFile, options.overrides ?? {});
-  if (options.dev) {
-    const loopback = (bindAddress: string) => ({ bindAddress: bindAddress || '127.0.0.1' });
-    config = mergeServerConfig(config, { webhook: loopback(config.webhook.bindAddress), health: loopback(config.health.bindAddress), metrics: loopback(config.metrics.bindAddress) });
-  }
+  const config = mergeServerConfig(fromFile, options.overrides ?? {});
+  if (!options.dev) return config;
+  const loopback = (bindAddress: string) => ({ bindAddress: bindAddress || '127.0.0.1' });
+  return mergeServerConfig(config, { webhook: loopback(config.webhook.bindAddress), health: loopback(config.health.bindAddress), metrics: loopback(config.metrics.bindAddress) });
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const config = await resolveConfig(options);
   const log = options.log ?? createLogger(config.log.level);
   if (config.handlers.length === 0) throw new RegistrationError('no handlers: pass --handlers <compiled module> (e.g. dist/webhooks.generated.js) or set handlers in the config');
 
@@ -55,6 +62,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
  * An uncaught exception stops it too, without the drain period, and exits 1.
  */
 export async function serveUntilSignalled(options: ServeOptions): Promise<void> {
+  if (cluster.isWorker) return serveAsWorker(options);
+  const config = await resolveConfig(options);
+  if (config.workers > 1 && !options.dev) return serveWithWorkers(config);
   const { server, addresses, log } = await startServer(options);
   if (options.dev) {
     const base = `https://localhost:${addresses.webhook.port}`;
@@ -82,4 +92,57 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/** The primary of `workers` > 1: forks the workers, serves probes and metrics, coordinates the drain. */
+async function serveWithWorkers(config: ServerConfig): Promise<void> {
+  const log = createLogger(config.log.level);
+  const pool = new WorkerPool(config, log);
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    void pool.shutdown().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  try {
+    await pool.start();
+  } catch (error) {
+    await pool.shutdown();
+    throw new RegistrationError((error as Error).message);
+  }
+}
+
+/**
+ * One of `workers` processes: the webhook port only (the primary shares its socket, and serves probes and
+ * metrics); it answers the primary's readiness and metrics questions and drains when the primary says so.
+ */
+async function serveAsWorker(options: ServeOptions): Promise<void> {
+  const slot = process.env[WORKER_SLOT_ENV] ?? '?';
+  const overrides = { ...options.overrides, health: { ...options.overrides?.health, port: 0 }, metrics: { ...options.overrides?.metrics, port: 0 } };
+  const config = await resolveConfig({ ...options, overrides });
+  const log = createLogger(config.log.level).child({ worker: Number(slot), pid: process.pid });
+  const { server } = await startServer({ ...options, overrides, log });
+  // Constructing one registers prom-client's listener for the primary's metric requests; these are what it reports.
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries([server.metrics.registry]);
+  let exitCode = 0;
+  const stop = (skipDrain: boolean) => server.shutdown({ skipDrain }).then(() => process.exit(exitCode), () => process.exit(1));
+  containProcessFaults({
+    server,
+    log,
+    onUncaughtException: () => {
+      exitCode = 1;
+      void stop(true);
+    },
+  });
+  process.on('message', (message: ToWorker) => {
+    if (message.type === 'shutdown') void stop(false);
+    else if (message.type === 'readyz') void server.readiness(message.verbose).then(({ status, text }) => process.send?.({ type: 'readyz', id: message.id, status, text } satisfies FromWorker));
+  });
+  // Signals are the primary's to handle: a terminal's Ctrl-C reaches the whole process group.
+  process.on('SIGTERM', () => undefined);
+  process.on('SIGINT', () => undefined);
+  process.send?.({ type: 'serving' } satisfies FromWorker);
 }

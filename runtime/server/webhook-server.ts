@@ -193,11 +193,16 @@ export class WebhookServer {
   /** What the health port's worker asks of this thread: readiness, and metrics when they share the port. */
   private async probeAnswer(path: string, verbose: boolean, withMetrics: boolean): Promise<ProbeAnswer> {
     if (path === '/readyz') {
-      const { status, text } = await evaluateChecks('readyz', this.readinessChecks(), verbose);
+      const { status, text } = await this.readiness(verbose);
       return { status, contentType: 'text/plain; charset=utf-8', body: text };
     }
     if (path === '/metrics' && withMetrics) return { status: 200, contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() };
     return { status: 404, contentType: 'text/plain; charset=utf-8', body: `no probe at ${path}\n` };
+  }
+
+  /** /readyz's answer: 200 when every check passes; the text lists them when verbose or failing. */
+  readiness(verbose: boolean): Promise<{ status: number; text: string }> {
+    return evaluateChecks('readyz', this.readinessChecks(), verbose);
   }
 
   private readinessChecks(): HealthCheck[] {

@@ -55,6 +55,7 @@ handlers:
   {{- toYaml $s.handlers | nindent 2 }}
 expectedPaths:
   {{- include "shaper-webhooks.webhookPaths" . | nindent 2 }}
+workers: {{ $s.workers }}
 webhook:
   port: {{ $s.ports.webhook }}
   certDir: {{ include "shaper-webhooks.certDir" . }}
@@ -78,7 +79,8 @@ log:
 
 {{/*
 NODE_OPTIONS: nodeOptions, plus an old-space heap sized from resources.limits.memory
-less nodeMemoryReserveMiB (Node itself, buffers, TLS, the young generation). The
+less nodeMemoryReserveMiB (Node itself, buffers, TLS, the young generation) per process;
+with server.workers above 1, 64 Mi for the primary and an equal share per worker. The
 server keeps what the heap leaves for reviews in flight and queues or refuses
 reviews beyond it, so the container stays inside its limit.
 */}}
@@ -91,8 +93,10 @@ reviews beyond it, so the container stays inside its limit.
 {{- if hasSuffix "Gi" $limit }}{{ $mib = mul (trimSuffix "Gi" $limit | atoi) 1024 }}
 {{- else if hasSuffix "Mi" $limit }}{{ $mib = trimSuffix "Mi" $limit | atoi }}
 {{- else }}{{ fail (printf "resources.limits.memory %q: write it in Mi or Gi, so that the chart can size the heap from it" $limit) }}{{ end -}}
-{{- $heap := sub $mib .Values.nodeMemoryReserveMiB -}}
-{{- if lt $heap 64 }}{{ fail (printf "resources.limits.memory %s leaves %d MiB of heap after nodeMemoryReserveMiB %d: raise the limit" $limit $heap (int .Values.nodeMemoryReserveMiB)) }}{{ end -}}
+{{- $workers := int .Values.server.workers -}}
+{{- $primary := ternary 0 64 (eq $workers 1) -}}
+{{- $heap := div (sub (sub $mib $primary) (mul .Values.nodeMemoryReserveMiB $workers)) $workers -}}
+{{- if lt $heap 64 }}{{ fail (printf "resources.limits.memory %s leaves %d MiB of heap per worker (%d worker(s), nodeMemoryReserveMiB %d each%s): raise the limit" $limit $heap $workers (int .Values.nodeMemoryReserveMiB) (ternary "" ", 64 Mi for the primary" (eq $workers 1))) }}{{ end -}}
 {{- $options = append $options (printf "--max-old-space-size=%d" $heap) -}}
 {{- end -}}
 {{- join " " $options -}}

@@ -100,6 +100,17 @@ describe('shaper-webhooks chart', () => {
     await expect(helmTemplate(CHART, { ...release, set: { 'server.cipherSuites': ['AES128-SHA'] } })).rejects.toThrow(/cipherSuites/);
   });
 
+  it('runs server.workers processes, each with its share of the heap, and refuses a memory limit too small for them', async () => {
+    const objects = await helmTemplate(CHART, { ...release, set: { 'server.workers': 2, 'resources.limits.memory': '512Mi' } });
+    const [container] = deploymentOf(objects).spec.template.spec.containers;
+    // (512 − 64 for the primary − 2 × 144) / 2
+    expect([configOf(objects).workers, container.env]).toEqual([2, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=80' }]]);
+    expect(configOf(await helmTemplate(CHART, release)).workers).toBe(1);
+    await expect(helmTemplate(CHART, { ...release, set: { 'server.workers': 2 } })).rejects.toThrow(
+      /resources.limits.memory 256Mi leaves -48 MiB of heap per worker \(2 worker\(s\), nodeMemoryReserveMiB 144 each, 64 Mi for the primary\): raise the limit/,
+    );
+  });
+
   it('rolls the pods when the server config changes', async () => {
     const checksum = async (set = {}) => deploymentOf(await helmTemplate(CHART, { ...release, set })).spec.template.metadata.annotations['checksum/config'];
     expect(await checksum()).toBe(await checksum());
