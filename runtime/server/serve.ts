@@ -70,20 +70,7 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
     const base = `https://localhost:${addresses.webhook.port}`;
     process.stderr.write(`shaper-gen serve --dev: ${base} (self-signed; use curl -k)\n`);
   }
-  let exitCode = 0;
-  const stop = (skipDrain: boolean) =>
-    server.shutdown({ skipDrain }).then(
-      () => process.exit(exitCode),
-      () => process.exit(1),
-    );
-  containProcessFaults({
-    server,
-    log,
-    onUncaughtException: () => {
-      exitCode = 1;
-      void stop(true);
-    },
-  });
+  const stop = stopOnFaults(server, log);
   let signalled = false;
   const onSignal = () => {
     if (signalled) process.exit(130);
@@ -127,16 +114,7 @@ async function serveAsWorker(options: ServeOptions): Promise<void> {
   // Constructing one registers prom-client's listener for the primary's metric requests; these are what it reports.
   new AggregatorRegistry();
   AggregatorRegistry.setRegistries([server.metrics.registry]);
-  let exitCode = 0;
-  const stop = (skipDrain: boolean) => server.shutdown({ skipDrain }).then(() => process.exit(exitCode), () => process.exit(1));
-  containProcessFaults({
-    server,
-    log,
-    onUncaughtException: () => {
-      exitCode = 1;
-      void stop(true);
-    },
-  });
+  const stop = stopOnFaults(server, log);
   process.on('message', (message: ToWorker) => {
     if (message.type === 'shutdown') void stop(false);
     else if (message.type === 'readyz') void server.readiness(message.verbose).then(({ status, text }) => process.send?.({ type: 'readyz', id: message.id, status, text } satisfies FromWorker));
@@ -145,4 +123,26 @@ async function serveAsWorker(options: ServeOptions): Promise<void> {
   process.on('SIGTERM', () => undefined);
   process.on('SIGINT', () => undefined);
   process.send?.({ type: 'serving' } satisfies FromWorker);
+}
+
+/**
+ * Contains faults outside requests; returns `stop(skipDrain)`, which shuts the server down and exits —
+ * 0 after a signal or the primary's word, 1 after an uncaught exception (which stops without the drain).
+ */
+function stopOnFaults(server: WebhookServer, log: Logger): (skipDrain: boolean) => Promise<void> {
+  let exitCode = 0;
+  const stop = (skipDrain: boolean) =>
+    server.shutdown({ skipDrain }).then(
+      () => process.exit(exitCode),
+      () => process.exit(1),
+    );
+  containProcessFaults({
+    server,
+    log,
+    onUncaughtException: () => {
+      exitCode = 1;
+      void stop(true);
+    },
+  });
+  return stop;
 }
