@@ -6,7 +6,7 @@
  * Interleaved rounds; the median of each figure and of each per-round ratio
  * to the floor with the same body is reported. Before timing, serve and the
  * peer must answer every case of equivalence-cases.ts alike; afterwards the
- * peer runs once more at GOMAXPROCS=2, unpinned.
+ * peer runs once more at GOMAXPROCS=2, unpinned, beside `serve --workers 2`.
  *
  *   node bench/admission/run.ts [--rounds 3] [--duration 3] [--connections 1,8,32,128] [--no-peer] [--profile]
  *
@@ -36,7 +36,7 @@ const connections = argument('connections', '1,8,32,128').split(',').map(Number)
 const profileMode = process.argv.includes('--profile');
 const expressMode = process.argv.includes('--express-comparison');
 const withPeer = !process.argv.includes('--no-peer');
-/** The connections of the one extra comparison with the peer at GOMAXPROCS=2, unpinned. */
+/** The connections of the one extra comparison on both CPUs (peer at GOMAXPROCS=2, serve --workers 2). */
 const MULTICORE_CONNECTIONS = 32;
 // V8 flags for both servers (floor and framework alike): by default the chart's own nodeOptions, so the
 // figures describe the server as deployed.
@@ -124,7 +124,8 @@ async function startPeer(binary: string, certDir: string, placement: 'pinned' | 
   return { port, pid: child.pid!, child };
 }
 
-async function startFramework(certDir: string, extraFlags: string[] = []): Promise<Server> {
+/** `shaper-gen serve`: one process pinned to CPU 0, or with `workers` > 1 processes on both CPUs. */
+async function startFramework(certDir: string, extraFlags: string[] = [], workers = 1): Promise<Server> {
   const [port, health] = [await freePort(), await freePort()];
   const config = path.join(work, 'server.yaml');
   writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
@@ -136,7 +137,11 @@ metrics: { port: 0 }
 shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: warn }
 `);
-  const child = pinned(0, process.execPath, [...nodeFlags, ...extraFlags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  const args = [...nodeFlags, ...extraFlags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config, ...(workers > 1 ? ['--workers', String(workers)] : [])];
+  const options: SpawnOptions = { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] };
+  let child: ChildProcess;
+  if (workers === 1) child = pinned(0, process.execPath, args, options);
+  else children.push((child = spawn(process.execPath, args, options)));
   const until = Date.now() + 20_000;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -327,19 +332,19 @@ async function main() {
 
 /**
  * The peer once more, at GOMAXPROCS=2 and not pinned (both CPUs, wrk still on CPU 1), beside serve as
- * measured above (pinned to CPU 0: serve is a single process today, so a second CPU would barely help it).
+ * measured above (one process on CPU 0) and `serve --workers 2` on both CPUs.
  */
 async function multicoreComparison(binary: string, certDir: string, floor: Server, serve: Server, bodies: Record<'profile' | 'assignment' | 'large', string>) {
   const peer = await startPeer(binary, certDir, 'both-cpus');
-  const cells = [
-    { name: 'floor (profile body), CPU 0', port: floor.port, path: '/' },
-    { name: 'allow-all, serve on CPU 0', port: serve.port, path: '/validate-allow-all' },
-    { name: `allow-all, ${PEER} GOMAXPROCS=2 unpinned`, port: peer.port, path: '/validate-allow-all' },
-    { name: 'mutate-profile, serve on CPU 0', port: serve.port, path: '/mutate-profile' },
-    { name: `mutate-profile, ${PEER} GOMAXPROCS=2 unpinned`, port: peer.port, path: '/mutate-profile' },
-    { name: 'validate-profile, serve on CPU 0', port: serve.port, path: '/validate-profile' },
-    { name: `validate-profile, ${PEER} GOMAXPROCS=2 unpinned`, port: peer.port, path: '/validate-profile' },
-  ];
+  const serveWorkers = await startFramework(certDir, [], 2);
+  const cells = [{ name: 'floor (profile body), CPU 0', port: floor.port, path: '/' }];
+  for (const [workload, urlPath] of [['allow-all', '/validate-allow-all'], ['mutate-profile', '/mutate-profile'], ['validate-profile', '/validate-profile']] as const) {
+    cells.push(
+      { name: `${workload}, serve on CPU 0`, port: serve.port, path: urlPath },
+      { name: `${workload}, serve --workers 2 unpinned`, port: serveWorkers.port, path: urlPath },
+      { name: `${workload}, ${PEER} GOMAXPROCS=2 unpinned`, port: peer.port, path: urlPath },
+    );
+  }
   for (const cell of cells) wrk(cell.port, cell.path, bodies.profile, 8, 1);
   const runs = new Map<string, WrkResult[]>();
   for (let round = 1; round <= rounds; round++) {
@@ -361,7 +366,7 @@ async function multicoreComparison(binary: string, certDir: string, floor: Serve
     };
   });
   const peakMiB = rssMiB(peer.pid, 'VmHWM');
-  console.log(`\n${PEER} at GOMAXPROCS=2 on both CPUs (wrk still on CPU 1) versus serve on CPU 0 as above (serve is a single process): ${MULTICORE_CONNECTIONS} connections, profile body, ${rounds} rounds × ${duration} s, medians\n`);
+  console.log(`\n${PEER} at GOMAXPROCS=2 and serve --workers 2 on both CPUs (wrk still on CPU 1), beside serve as a single process on CPU 0: ${MULTICORE_CONNECTIONS} connections, profile body, ${rounds} rounds × ${duration} s, medians\n`);
   console.log('| workload | req/s | × floor | p99 ms | errors |\n|---|---:|---:|---:|---:|');
   for (const row of rows) console.log(`| ${row.workload} | ${row.rps.toFixed(0)} | ${row.ratioToFloor.toFixed(2)} | ${row.p99Ms.toFixed(2)} | ${row.errors} |`);
   console.log(`\nPeak RSS of the GOMAXPROCS=2 peer: ${peakMiB.toFixed(1)} MiB\n`);
