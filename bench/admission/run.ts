@@ -177,6 +177,34 @@ function wrk(port: number, urlPath: string, body: string, conns: number, seconds
   return { rps: r.requests / (r.durationUs / 1e6), p50Ms: r.p50Us / 1000, p99Ms: r.p99Us / 1000, p999Ms: r.p999Us / 1000, errors: r.errors };
 }
 
+/** CPU time the processes have used so far, in clock ticks (utime + stime, fields 14 and 15 of /proc/<pid>/stat). */
+function cpuTicks(pids: readonly number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    total += Number(fields[11]) + Number(fields[12]);
+  }
+  return total;
+}
+
+/**
+ * Waits (at most 15 s) until the servers stop using CPU. A server still working through requests wrk
+ * gave up on (the peer's 200 KB defaulter at 128 connections has seconds of them) would otherwise take
+ * CPU 0 from the next cell.
+ */
+async function untilIdle(pids: readonly number[]): Promise<void> {
+  const until = Date.now() + 15_000;
+  let before = cpuTicks(pids);
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = cpuTicks(pids);
+    // At most 20 ms of CPU in 200 ms (at 100 ticks a second): timers and GC, no requests.
+    if (now - before <= 2) return;
+    before = now;
+  }
+  process.stderr.write('servers still busy after 15 s; going on\n');
+}
+
 const rssMiB = (pid: number, field: 'VmRSS' | 'VmHWM') => {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
@@ -257,7 +285,9 @@ async function main() {
   }
 
   process.stderr.write('warm-up\n');
+  const serverPids = workloads.map((w) => serverOf(w).pid);
   for (const w of workloads) wrk(serverOf(w).port, w.path, bodies[w.body], 8, 1);
+  await untilIdle(serverPids);
   const idleAfterWarmup = idleOf();
 
   const samples = new Map<string, WrkResult[]>();
@@ -267,6 +297,7 @@ async function main() {
         process.stderr.write(`round ${round}/${rounds} c=${conns} ${w.name}\n`);
         const key = `${w.name}@${conns}`;
         samples.set(key, [...(samples.get(key) ?? []), wrk(serverOf(w).port, w.path, bodies[w.body], conns, duration)]);
+        await untilIdle(serverPids);
       }
     }
   }
@@ -345,12 +376,16 @@ async function multicoreComparison(binary: string, certDir: string, floor: Serve
       { name: `${workload}, ${PEER} GOMAXPROCS=2 unpinned`, port: peer.port, path: urlPath },
     );
   }
+  // serve --workers 2: its primary only; the workers are its children, and their backlog is short anyway.
+  const serverPids = [floor.pid, serve.pid, serveWorkers.pid, peer.pid];
   for (const cell of cells) wrk(cell.port, cell.path, bodies.profile, 8, 1);
+  await untilIdle(serverPids);
   const runs = new Map<string, WrkResult[]>();
   for (let round = 1; round <= rounds; round++) {
     for (const cell of cells) {
       process.stderr.write(`GOMAXPROCS=2 comparison, round ${round}/${rounds} ${cell.name}\n`);
       runs.set(cell.name, [...(runs.get(cell.name) ?? []), wrk(cell.port, cell.path, bodies.profile, MULTICORE_CONNECTIONS, duration)]);
+      await untilIdle(serverPids);
     }
   }
   const floorRuns = runs.get(cells[0]!.name)!;
