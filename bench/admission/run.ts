@@ -24,6 +24,7 @@ import { assignmentReview, largeProfileReview, profileReview } from './bodies.ts
 import { PEER_SOURCE_DIR, peerArguments, peerBinary } from './controller-runtime-peer.ts';
 import { checkEquivalence, formatEquivalence, type EquivalenceResult } from './equivalence.ts';
 import { summariseProfile } from './profile-summary.ts';
+import { runWrk, type WrkResult } from '../support/wrk.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const argument = (name: string, fallback: string) => {
@@ -157,24 +158,9 @@ log: { level: warn }
   return { port, pid: child.pid!, child };
 }
 
-interface WrkResult {
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  p999Ms: number;
-  errors: number;
-}
-
+/** One wrk cell; `body` is the path of the file holding the request body. */
 function wrk(port: number, urlPath: string, body: string, conns: number, seconds: number): WrkResult {
-  const result = spawnSync('taskset', ['-c', '1', 'wrk', '-t1', `-c${conns}`, `-d${seconds}s`, '--latency', '-s', path.join(repo, 'bench/admission/wrk-report.lua'), `https://127.0.0.1:${port}${urlPath}`], {
-    encoding: 'utf8',
-    env: { ...process.env, SHAPER_BENCH_BODY: body },
-    timeout: (seconds + 30) * 1000,
-  });
-  const line = /SHAPER_BENCH_RESULT (\{.*\})/.exec(result.stdout ?? '');
-  if (!line) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`);
-  const r = JSON.parse(line[1]!) as { requests: number; durationUs: number; errors: number; p50Us: number; p99Us: number; p999Us: number };
-  return { rps: r.requests / (r.durationUs / 1e6), p50Ms: r.p50Us / 1000, p99Ms: r.p99Us / 1000, p999Ms: r.p999Us / 1000, errors: r.errors };
+  return runWrk({ port, urlPath, bodyFile: body, connections: conns, seconds });
 }
 
 /** CPU time the processes have used so far, in clock ticks (utime + stime, fields 14 and 15 of /proc/<pid>/stat). */
