@@ -86,11 +86,21 @@ function countValues(text: string): { properties: number; values: number } {
   let values = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i++;
-      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
-    } else if (c === 0x3a) properties++;
+    if (c === 0x22) i = closingQuote(text, i);
+    else if (c === 0x3a) properties++;
     else if (c === 0x2c || c === 0x7b || c === 0x5b) values++;
   }
   return { properties, values };
+}
+
+/** Index of the quote that closes the string opened at `open` (or the end); indexOf keeps long strings cheap to skip. */
+function closingQuote(text: string, open: number): number {
+  let quote = open;
+  for (;;) {
+    quote = text.indexOf('"', quote + 1);
+    if (quote === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
 }
