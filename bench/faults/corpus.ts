@@ -7,6 +7,7 @@
  * full corpus) and the e2e fuzz test (a sample of every class).
  */
 import { gzipSync } from 'node:zlib';
+import { seededRandom } from '../../test/support/seeded-random.ts';
 
 export interface FaultCase {
   /** The class of fault, for the tally. */
@@ -31,18 +32,6 @@ function nestedArray(depth: number): unknown {
   let value: unknown = [];
   for (let i = 1; i < depth; i++) value = [value];
   return value;
-}
-
-/** mulberry32: a small seeded generator, so the corpus is the same on every run. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function profile(tier: string) {
@@ -110,7 +99,7 @@ function bytesCase(kind: string, path: FaultCase['path'], body: Buffer): FaultCa
 
 /** The full corpus: about 11,000 cases. `sample` keeps every n-th case of each class (the e2e test's cut). */
 export function faultCorpus(options: { seed?: number; sample?: number } = {}): FaultCase[] {
-  const next = random(options.seed ?? 1);
+  const next = seededRandom(options.seed ?? 1);
   const int = (max: number) => Math.floor(next() * max);
   const cases: FaultCase[] = [];
   for (const { path, review } of baseReviews()) {

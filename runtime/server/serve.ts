@@ -23,6 +23,8 @@ export interface ServeOptions {
   /** Self-signed in-memory certificate on loopback, for trying things locally. */
   dev?: boolean;
   log?: Logger;
+  /** Fields every log line of this process carries (a worker's slot and pid). */
+  logBindings?: Record<string, unknown>;
 }
 
 export interface RunningServer {
@@ -42,8 +44,11 @@ async function resolveConfig(options: ServeOptions): Promise<ServerConfig> {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const config = await resolveConfig(options);
-  const log = options.log ?? createLogger(config.log.level);
+  return startWithConfig(await resolveConfig(options), options);
+}
+
+async function startWithConfig(config: ServerConfig, options: ServeOptions): Promise<RunningServer> {
+  const log = options.log ?? createLogger(config.log.level).child(options.logBindings ?? {});
   if (config.handlers.length === 0) throw new RegistrationError('no handlers: pass --handlers <compiled module> (e.g. dist/webhooks.generated.js) or set handlers in the config');
 
   if (options.dev) for (const warning of staleHandlersWarnings(config.handlers)) log.warn(warning);
@@ -65,7 +70,7 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
   if (cluster.isWorker) return serveAsWorker(options);
   const config = await resolveConfig(options);
   if (config.workers > 1 && !options.dev) return serveWithWorkers(config);
-  const { server, addresses, log } = await startServer(options);
+  const { server, addresses, log } = await startWithConfig(config, options);
   if (options.dev) {
     const base = `https://localhost:${addresses.webhook.port}`;
     process.stderr.write(`shaper-gen serve --dev: ${base} (self-signed; use curl -k)\n`);
@@ -108,9 +113,7 @@ async function serveWithWorkers(config: ServerConfig): Promise<void> {
 async function serveAsWorker(options: ServeOptions): Promise<void> {
   const slot = process.env[WORKER_SLOT_ENV] ?? '?';
   const overrides = { ...options.overrides, health: { ...options.overrides?.health, port: 0 }, metrics: { ...options.overrides?.metrics, port: 0 } };
-  const config = await resolveConfig({ ...options, overrides });
-  const log = createLogger(config.log.level).child({ worker: Number(slot), pid: process.pid });
-  const { server } = await startServer({ ...options, overrides, log });
+  const { server, log } = await startServer({ ...options, overrides, logBindings: { worker: Number(slot), pid: process.pid } });
   // Constructing one registers prom-client's listener for the primary's metric requests; these are what it reports.
   new AggregatorRegistry();
   AggregatorRegistry.setRegistries([server.metrics.registry]);

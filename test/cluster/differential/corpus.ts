@@ -8,6 +8,7 @@
  * together cannot collide on webhook names.
  */
 import { CEL_EXPRESSIONS } from './cel-expressions.js';
+import { seededRandom } from '../../support/seeded-random.js';
 
 export type Options = Record<string, unknown>;
 
@@ -220,18 +221,6 @@ function withConfiguration(id: string, webhooks: readonly Options[]): Options[] 
   return webhooks.map((w) => ('configuration' in w ? w : { ...w, configuration: `case-${id}` }));
 }
 
-/** mulberry32: small, fast, and the same sequence on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Valid values, then values the API server refuses or the generator is stricter on. */
 const POOLS: Record<string, { valid: readonly unknown[]; invalid: readonly unknown[] }> = {
   failurePolicy: { valid: ['Fail', 'Ignore'], invalid: ['fail', ''] },
@@ -255,7 +244,7 @@ const POOLS: Record<string, { valid: readonly unknown[]; invalid: readonly unkno
 };
 
 export function randomCases(count = RANDOM_CASES, seed = RANDOM_SEED): Case[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const chance = (p: number) => next() < p;
   const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
   const value = (pool: string, invalidChance = 0.08): unknown => {
