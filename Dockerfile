@@ -1,6 +1,7 @@
 # shaper-gen serve with the sample's webhooks (a user's project gets its own
-# Dockerfile from `shaper-gen init`). Not built in CI (no Docker engine on the
-# build machines); `docker build -t shaper-webhooks .` where one exists.
+# Dockerfile from `shaper-gen init`): `docker build -t shaper-webhooks .`, or
+# `buildah bud`. The cluster suite builds it with buildah and runs it on
+# kindEnv's node.
 # The generator's packages are dev dependencies: the runtime stage has none of them.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -16,6 +17,7 @@ COPY runtime ./runtime
 COPY sample ./sample
 COPY templates ./templates
 COPY scaffold ./scaffold
+COPY scripts/precompile-templates.mjs ./scripts/
 RUN npm run build
 
 # Stage 2: production dependencies only.

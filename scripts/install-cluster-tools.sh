@@ -55,16 +55,22 @@ GO
 fi
 link "$etcd_dir/etcd"
 
-# kube-apiserver: k8s.io/kubernetes replaces every staging module k8s.io/* with
-# a local path, so the wrapper pins each of them to the matching v0.X.Y.
-kube_dir="$SHAPER_CACHE/tools/kube-apiserver-$KUBERNETES_VERSION-stamped"
-if [ ! -x "$kube_dir/kube-apiserver" ]; then
-  echo "shaper-gen: building kube-apiserver $KUBERNETES_VERSION (about 3 minutes on 2 cores, once)" >&2
+# Kubernetes' own binaries (kube-apiserver, and for the node: kubelet,
+# kube-controller-manager, kube-scheduler, kube-proxy), one version, built in
+# one go so they share the compile. k8s.io/kubernetes replaces every staging
+# module k8s.io/* with a local path, so the wrapper pins each of them to the
+# matching v0.X.Y.
+KUBE_COMMANDS="kube-apiserver kubelet kube-controller-manager kube-scheduler kube-proxy"
+kube_dir="$SHAPER_CACHE/tools/kubernetes-$KUBERNETES_VERSION"
+missing=""
+for command in $KUBE_COMMANDS; do [ -x "$kube_dir/$command" ] || missing="$missing $command"; done
+if [ -n "$missing" ]; then
+  echo "shaper-gen: building Kubernetes $KUBERNETES_VERSION:$missing (about 8 minutes on 2 cores, once)" >&2
   mkdir -p "$kube_dir/src"
   staging_version="v0.${KUBERNETES_VERSION#v1.}"
   gomod="$(go mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')"
   {
-    echo "module shaper-gen.local/kube-apiserver"
+    echo "module shaper-gen.local/kubernetes"
     echo
     echo "go 1.25"
     echo
@@ -76,19 +82,25 @@ if [ ! -x "$kube_dir/kube-apiserver" ]; then
     done
     echo ")"
   } > "$kube_dir/src/go.mod"
-  cat > "$kube_dir/src/tools.go" <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-GO
-  # Stamp the version as Kubernetes' own build does: clients (helm's kubeVersion check) read it from /version.
+  {
+    echo "//go:build tools"
+    echo
+    echo "package tools"
+    echo
+    for command in $KUBE_COMMANDS; do echo "import _ \"k8s.io/kubernetes/cmd/$command\""; done
+  } > "$kube_dir/src/tools.go"
+  # Stamp the version as Kubernetes' own build does: clients (helm's kubeVersion
+  # check) and the kubelet's version skew check read it.
   minor="${KUBERNETES_VERSION#v1.}"; minor="${minor%%.*}"
   version_ldflags="-X k8s.io/component-base/version.gitVersion=$KUBERNETES_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
-  build_wrapped kube-apiserver "$kube_dir" k8s.io/kubernetes/cmd/kube-apiserver "$version_ldflags"
+  packages=""
+  for command in $missing; do packages="$packages k8s.io/kubernetes/cmd/$command"; done
+  (cd "$kube_dir/src" && { go mod tidy >/dev/null 2>&1 || go mod tidy; } \
+    && mkdir -p "$kube_dir/out" \
+    && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w $version_ldflags" -o "$kube_dir/out/" $packages)
+  for command in $missing; do mv "$kube_dir/out/$command" "$kube_dir/$command"; done
 fi
-link "$kube_dir/kube-apiserver"
+for command in $KUBE_COMMANDS; do link "$kube_dir/$command"; done
 
 # cert-manager: its cmd/* modules are not on the Go module proxy (404), but its
 # controllers, issuers and CA injector are library packages of the root module.

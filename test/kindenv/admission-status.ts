@@ -1,6 +1,6 @@
 /** What a client sees when a webhook denies, and the wait for cainjector: shared by the cluster scenarios. */
 import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
-import type { KindEnv } from './index.js';
+import type { KindEnv } from './kindenv.js';
 import { waitFor } from './processes.js';
 
 export interface ClientStatus {

@@ -2,7 +2,7 @@
  * A real control plane on this machine: etcd, kube-apiserver (RBAC, service
  * account tokens, PodSecurity, aggregator routing so that webhook Services
  * resolve through EndpointSlices) and cert-manager's controllers and CA
- * injector. No kubelet and no controller-manager: nothing here runs pods.
+ * injector. The node and the controllers that run pods are node.ts and controllers.ts.
  */
 import { createPublicKey } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +22,8 @@ export interface ControlPlane {
   readonly admin: Pem;
   /** The API server's URL as seen from inside the network namespace. */
   readonly apiServerUrlFromPod: string;
+  /** Files the node's components need: the cluster CA, the service-account signing key, an admin kubeconfig reaching the API server from the namespace. */
+  readonly files: { caCert: string; serviceAccountKey: string; kubeconfigFromPod: string };
   readonly processes: ManagedProcess[];
   /** Stops kube-apiserver and starts it again on the same port and etcd: clients' watches break and must resume. */
   restartApiServer(): Promise<void>;
@@ -52,6 +54,7 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
       return target;
     };
     const caFile = file('ca.crt', ca.cert);
+    const serviceAccountKeyFile = file('sa.key', serviceAccountKey);
 
     const [etcdPort, etcdPeerPort, apiServerPort] = [await freePort(), await freePort(), await freePort()];
     log(`starting etcd on 127.0.0.1:${etcdPort}`);
@@ -78,14 +81,15 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
       `--client-ca-file=${caFile}`,
       '--authorization-mode=RBAC',
       `--service-account-key-file=${file('sa.pub', createPublicKey(serviceAccountKey).export({ type: 'spki', format: 'pem' }).toString())}`,
-      `--service-account-signing-key-file=${file('sa.key', serviceAccountKey)}`,
+      `--service-account-signing-key-file=${serviceAccountKeyFile}`,
       '--service-account-issuer=https://kubernetes.default.svc',
       '--api-audiences=https://kubernetes.default.svc',
       '--service-cluster-ip-range=10.96.0.0/16',
       // Webhook Services resolve through their EndpointSlices (no kube-proxy, no cluster IPs here).
       '--enable-aggregator-routing=true',
       '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota',
-      '--endpoint-reconciler-type=none',
+      // The `kubernetes` Service's endpoint is the address pods reach (kube-proxy on the node DNATs 10.96.0.1 to it).
+      '--endpoint-reconciler-type=lease',
       '--v=1',
     ];
     const launchApiServer = () => {
@@ -100,6 +104,8 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
 
     const kubeconfigPath = path.join(dir, 'kubeconfig');
     writeKubeconfig(kubeconfigPath, `https://127.0.0.1:${apiServerPort}`, ca.cert, { cert: admin.cert, key: admin.key });
+    const kubeconfigFromPod = path.join(dir, 'kubeconfig-from-pod');
+    writeKubeconfig(kubeconfigFromPod, `https://${hostAddress}:${apiServerPort}`, ca.cert, { cert: admin.cert, key: admin.key });
     const apiServerReady = () =>
       waitFor('kube-apiserver /readyz', async () => {
         if (apiServer.child.exitCode !== null) throw new GiveUp(`kube-apiserver exited:\n${apiServer.tail()}`);
@@ -123,7 +129,17 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
       await apiServerReady();
       log('kube-apiserver is ready again');
     };
-    return { ca, apiServerPort, kubeconfigPath, admin, apiServerUrlFromPod: `https://${hostAddress}:${apiServerPort}`, processes, restartApiServer, stop };
+    return {
+      ca,
+      apiServerPort,
+      kubeconfigPath,
+      admin,
+      apiServerUrlFromPod: `https://${hostAddress}:${apiServerPort}`,
+      files: { caCert: caFile, serviceAccountKey: serviceAccountKeyFile, kubeconfigFromPod },
+      processes,
+      restartApiServer,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { REPO_ROOT } from '../support/fixture-project.js';
-import type { KindEnv } from './index.js';
-import { FULLNAME, RELEASE, RELEASE_NAMESPACE } from './index.js';
+import type { KindEnv } from './kindenv.js';
+import { FULLNAME, RELEASE, RELEASE_NAMESPACE } from './kindenv.js';
 import { tool } from './tools.js';
 
 const run = promisify(execFile);
@@ -60,8 +60,11 @@ export async function createKindBackend(log: (line: string) => void): Promise<Ki
         return { status: Number(stdout) > 0 ? 200 : 503, text: `readyReplicas=${stdout}` };
       },
       logs: () => '',
-      podAddress: () => {
-        throw new Error('kind backend: reach pods with kubectl port-forward (not implemented)');
+      async pods() {
+        const { stdout } = await kubectl(['-n', RELEASE_NAMESPACE, 'get', 'pods', '-l', `app.kubernetes.io/instance=${RELEASE}`, '-o', 'json']);
+        const items = (JSON.parse(stdout) as { items: { metadata: { name: string; uid: string }; status: { podIP?: string; conditions?: { type: string; status: string }[] } }[] }).items;
+        // Pod IPs are inside Docker's network: reachable from the test only where the host routes to it.
+        return items.filter((pod) => pod.status.podIP).map((pod) => ({ name: pod.metadata.name, uid: pod.metadata.uid, address: pod.status.podIP!, ready: pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false }));
       },
       // The kubelet projects the Secret by itself.
       syncServingSecret: async () => undefined,

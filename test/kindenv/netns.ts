@@ -11,16 +11,21 @@ export interface NetworkNamespace {
   readonly hostAddress: string;
   /** The address inside the namespace (the "pod IP"). */
   readonly podAddress: string;
+  /** The pods' range (a /26), routed from the host through the namespace (see routePods). */
+  readonly podCidr: string;
   /** `ip netns exec <name>` prefix for spawning a command inside. */
   readonly execPrefix: string[];
+  /** Routes the pod range from the host to the namespace's end of the pair (the node's pod bridge is behind it). */
+  routePods(): void;
   remove(): void;
 }
 
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 
 export function createNetworkNamespace(): NetworkNamespace {
-  // One /30 per test process, derived from the pid, so parallel runs do not collide.
+  // One /30 and one /26 of pods per test process, derived from the pid, so parallel runs do not collide.
   const slot = process.pid % 16000;
+  const podCidr = `10.${230 + Math.floor(slot / 1024)}.${Math.floor((slot % 1024) / 4)}.${(slot % 4) * 64}/26`;
   const base = `10.${200 + Math.floor(slot / 4000)}.${Math.floor((slot % 4000) / 16)}.${(slot % 16) * 16}`;
   const [a, b, c, d] = base.split('.').map(Number) as [number, number, number, number];
   const hostAddress = `${a}.${b}.${c}.${d + 1}`;
@@ -56,5 +61,6 @@ export function createNetworkNamespace(): NetworkNamespace {
     throw new Error(`creating network namespace ${name} failed (needs root and iproute2): ${stderr || (error as Error).message}`);
   }
   process.once('exit', remove);
-  return { name, hostAddress, podAddress, execPrefix: ['ip', 'netns', 'exec', name], remove };
+  const routePods = () => ip('route', 'replace', podCidr, 'via', podAddress, 'dev', hostLink);
+  return { name, hostAddress, podAddress, podCidr, execPrefix: ['ip', 'netns', 'exec', name], routePods, remove };
 }

@@ -5,7 +5,9 @@ import path from 'node:path';
 
 export const CACHE = process.env.SHAPER_GEN_CACHE ?? path.join(os.homedir(), '.cache', 'shaper-gen');
 
-export function tool(name: 'etcd' | 'kube-apiserver' | 'shaper-cert-manager' | 'helm'): string {
+export type Tool = 'etcd' | 'kube-apiserver' | 'kubelet' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'shaper-cert-manager' | 'helm';
+
+export function tool(name: Tool): string {
   const file = path.join(CACHE, 'bin', name);
   if (!existsSync(file)) throw new Error(`${name} is not installed at ${file}; run: bash scripts/install-cluster-tools.sh (and scripts/install-helm.sh)`);
   return file;

@@ -1,0 +1,193 @@
+/**
+ * What only a real node shows: the chart's Deployment run by a kubelet from
+ * the image built from the Dockerfile, under continuous admission traffic
+ * (Profiles created and updated through both webhooks, failurePolicy Fail):
+ * rolling restart, a deleted pod, a drain held by the PodDisruptionBudget,
+ * readiness gating, and the securityContext the runtime enforces.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, DiscoveryV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKindEnv, FULLNAME, RELEASE, RELEASE_NAMESPACE, type KindEnv, type KindEnvPod } from '../kindenv/index.js';
+import { httpText } from '../kindenv/node-backend.js';
+import { waitFor } from '../kindenv/processes.js';
+import { installSample, SAMPLE_GROUP as group, SAMPLE_VERSION as version } from '../kindenv/sample.js';
+import { admissionTraffic } from '../support/admission-traffic.js';
+import { REPO_ROOT } from '../support/fixture-project.js';
+
+const run = promisify(execFile);
+const NS = 'team-n';
+const onNode = (process.env.SHAPER_KINDENV ?? 'node') === 'node';
+let env: KindEnv;
+let objects: CustomObjectsApi;
+
+beforeAll(async () => {
+  if (!onNode) return;
+  env = await createKindEnv();
+  try {
+    ({ objects } = await installSample(env, NS));
+  } catch (error) {
+    process.stderr.write(`--- kubelet ---\n${env.logs('kubelet', 60)}\n--- serve ---\n${env.logs('serve', 60)}\n`);
+    await env.stop();
+    throw error;
+  }
+});
+afterAll(() => env?.stop());
+
+const apps = () => env.kubeConfig.makeApiClient(AppsV1Api);
+const core = () => env.kubeConfig.makeApiClient(CoreV1Api);
+const traffic = (name: string) => admissionTraffic(objects, { group, version, namespace: NS, plural: 'profiles', prefix: name, maxCalls: 4000, maxSeconds: 240 });
+
+/** Waits until the Deployment has rolled out completely: every replica updated and available, no old pod left. */
+async function rolledOut(minimumNewPods: Set<string> = new Set()): Promise<KindEnvPod[]> {
+  return waitFor('the Deployment to roll out', async () => {
+    const { metadata, spec, status } = await apps().readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE });
+    const done = status?.observedGeneration === metadata?.generation && status?.updatedReplicas === spec?.replicas && status?.availableReplicas === spec?.replicas && status?.replicas === spec?.replicas;
+    if (!done) return undefined;
+    const pods = await env.pods();
+    return pods.length === spec?.replicas && pods.every((pod) => pod.ready && !minimumNewPods.has(pod.uid)) ? pods : undefined;
+  }, 240_000, 500);
+}
+
+describe.runIf(onNode)('the chart on a real node', () => {
+  it('runs 2 replicas of the image built from the Dockerfile, ready, on the node', async () => {
+    const pods = await env.pods();
+    expect(pods.map((pod) => pod.ready)).toEqual([true, true]);
+    const list = await core().listNamespacedPod({ namespace: RELEASE_NAMESPACE, labelSelector: `app.kubernetes.io/instance=${RELEASE}` });
+    for (const pod of list.items) {
+      expect(pod.spec!.nodeName).toMatch(/^kindenv-\d+$/);
+      expect(pod.spec!.containers[0]!.image).toMatch(/^localhost\/shaper-webhooks:[0-9a-f]{12}$/);
+      expect(pod.status!.containerStatuses![0]!.restartCount).toBe(0);
+    }
+    // The EndpointSlice controller, not the harness, published both pods.
+    const slices = await env.kubeConfig.makeApiClient(DiscoveryV1Api).listNamespacedEndpointSlice({ namespace: RELEASE_NAMESPACE, labelSelector: `kubernetes.io/service-name=${FULLNAME}` });
+    const ready = slices.items.flatMap((slice) => (slice.endpoints ?? []).filter((e) => e.conditions?.ready).flatMap((e) => e.addresses));
+    expect(ready.sort()).toEqual(pods.map((pod) => pod.address).sort());
+  });
+
+  it('runs the server as 65532 on a read-only root filesystem, and it still serves and logs', async () => {
+    for (const pod of await env.pods()) {
+      const pid = serverProcessOf(pod.uid);
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      expect(/^Uid:\s+(.*)$/m.exec(status)![1]!.split(/\s+/)).toEqual(['65532', '65532', '65532', '65532']);
+      expect(/^Gid:\s+(.*)$/m.exec(status)![1]!.split(/\s+/)).toEqual(['65532', '65532', '65532', '65532']);
+      expect(/^CapEff:\s+(.*)$/m.exec(status)![1]).toBe('0000000000000000');
+      expect(/^NoNewPrivs:\s+(.*)$/m.exec(status)![1]).toBe('1');
+      // Writing into the image fails; /tmp (the chart's emptyDir) is writable.
+      const write = (file: string) => run('nsenter', ['--target', String(pid), '--mount', '--setuid', '65532', '--setgid', '65532', 'sh', '-c', `echo x > ${file}`]).then(() => 'written', (error: { stderr?: string }) => error.stderr?.trim());
+      expect(await write('/app/probe')).toBe('sh: 1: cannot create /app/probe: Read-only file system');
+      expect(await write('/tmp/probe')).toBe('written');
+      expect((await env.readyz()).status).toBe(200);
+    }
+    expect(env.logs('serve', 100_000)).toMatch(/"msg":"serving 4 webhook\(s\)"/);
+  });
+
+  it('rolls a restart of the Deployment under continuous admission traffic with no failed call', async () => {
+    const before = new Set((await env.pods()).map((pod) => pod.uid));
+    const load = traffic('rollout');
+    await load.warmUp();
+    await apps().patchNamespacedDeployment(
+      { name: FULLNAME, namespace: RELEASE_NAMESPACE, body: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': new Date().toISOString() } } } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+    const after = await rolledOut(before);
+    const result = await load.stop();
+    expect(after.every((pod) => !before.has(pod.uid))).toBe(true);
+    expect(result.failures).toEqual([]);
+    expect(result.calls).toBeGreaterThan(20);
+  });
+
+  it('loses no call when one pod is deleted under the same traffic', async () => {
+    const [victim] = await env.pods();
+    const load = traffic('delete');
+    await load.warmUp();
+    await core().deleteNamespacedPod({ name: victim!.name, namespace: RELEASE_NAMESPACE });
+    await rolledOut(new Set([victim!.uid]));
+    const result = await load.stop();
+    expect(result.failures).toEqual([]);
+    expect(result.calls).toBeGreaterThan(20);
+  });
+
+  it('drains the node: the PodDisruptionBudget keeps one replica serving, and no call fails', async () => {
+    const node = (await core().listNode()).items[0]!.metadata!.name!;
+    const load = traffic('drain');
+    await load.warmUp();
+    await core().patchNode({ name: node, body: { spec: { unschedulable: true } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    const pods = await env.pods();
+    const evict = (pod: KindEnvPod) =>
+      core()
+        .createNamespacedPodEviction({ name: pod.name, namespace: RELEASE_NAMESPACE, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace: RELEASE_NAMESPACE } } })
+        .then(() => 201, (error: { code?: number }) => error.code);
+    expect(await evict(pods[0]!)).toBe(201);
+    // The evicted pod's replacement cannot be scheduled on the cordoned node: the budget refuses the second eviction.
+    await waitFor('the first pod to be gone', async () => ((await env.pods()).some((pod) => pod.uid === pods[0]!.uid) ? undefined : true), 90_000, 500);
+    expect(await evict(pods[1]!)).toBe(429);
+    const serving = await env.pods();
+    expect(serving.map((pod) => [pod.uid, pod.ready])).toEqual([[pods[1]!.uid, true]]);
+    await core().patchNode({ name: node, body: { spec: { unschedulable: false } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await rolledOut(new Set([pods[0]!.uid]));
+    const result = await load.stop();
+    expect(result.failures).toEqual([]);
+    expect(result.calls).toBeGreaterThan(20);
+  });
+
+  it('keeps a pod whose config names a path its image does not serve unready, out of the endpoints, and no call fails', async () => {
+    const image = await env.buildImage!(await contextWithout('ProfileValidator'));
+    const original = await currentImage();
+    const serving = new Set((await env.pods()).map((pod) => pod.uid));
+    const load = traffic('gating');
+    await load.warmUp();
+    await apps().patchNamespacedDeployment(
+      { name: FULLNAME, namespace: RELEASE_NAMESPACE, body: { spec: { template: { spec: { containers: [{ name: 'server', image: `${image.repository}:${image.tag}` }] } } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+    const gated = await waitFor('the new pod to run, unready', async () => {
+      const fresh = (await env.pods()).filter((pod) => !serving.has(pod.uid));
+      if (fresh.length !== 1) return undefined;
+      const readyz = await httpText(fresh[0]!.address, 8081, '/readyz?verbose').catch(() => undefined);
+      return readyz?.text.includes('[-]handlers') ? { pod: fresh[0]!, readyz } : undefined;
+    }, 120_000, 500);
+    expect(gated.readyz.status).toBe(503);
+    expect(gated.readyz.text).toContain('[-]handlers failed: no handler registered for /validate-profile\n');
+    const slices = await env.kubeConfig.makeApiClient(DiscoveryV1Api).listNamespacedEndpointSlice({ namespace: RELEASE_NAMESPACE, labelSelector: `kubernetes.io/service-name=${FULLNAME}` });
+    const endpoint = slices.items.flatMap((slice) => slice.endpoints ?? []).find((e) => e.addresses.includes(gated.pod.address));
+    expect(endpoint?.conditions?.ready).toBe(false);
+    expect((await env.pods()).filter((pod) => serving.has(pod.uid)).map((pod) => pod.ready)).toEqual([true, true]);
+    await apps().patchNamespacedDeployment(
+      { name: FULLNAME, namespace: RELEASE_NAMESPACE, body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: original }] },
+      setHeaderOptions('Content-Type', PatchStrategy.JsonPatch),
+    );
+    await rolledOut(new Set([gated.pod.uid]));
+    const result = await load.stop();
+    expect(result.failures).toEqual([]);
+  });
+});
+
+async function currentImage(): Promise<string> {
+  return (await apps().readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE })).spec!.template.spec!.containers[0]!.image!;
+}
+
+/** The pid (on this host) of the server container of a pod: the node process in the pod's cgroup. */
+function serverProcessOf(podUid: string): number {
+  const marker = `pod${podUid}`;
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!cmdline.includes('shaper-gen.js\0serve')) continue;
+      if (readFileSync(`/proc/${entry}/cgroup`, 'utf8').includes(marker)) return Number(entry);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  throw new Error(`no shaper-gen serve process in the cgroup of pod ${podUid}`);
+}
+
+/** This checkout's build context with one webhook left out of the handlers module: an image older than the chart. */
+async function contextWithout(className: string): Promise<string> {
+  const { stdout } = await run('mktemp', ['-d']);
+  const dir = `${stdout.trim()}/shaper-webhooks-older`;
+  await run('bash', ['-c', `mkdir -p "${dir}" && git ls-files -z | xargs -0 cp --parents -t "${dir}" && sed -i '/^  ${className},$/d' "${dir}/sample/webhooks.generated.ts"`], { cwd: REPO_ROOT });
+  return dir;
+}
