@@ -13,7 +13,7 @@ import { loadGeneratorConfig } from '../../../generator/config.js';
 import { GenerationError, formatDiagnostic, type Diagnostic } from '../../../generator/diagnostics.js';
 import { generateManifests } from '../../../generator/manifests.js';
 import { writeGeneratedFiles } from '../../../generator/output.js';
-import type { OptionPath } from '../../../runtime/webhook-options.js';
+import type { ProblemPath as OptionPath } from '../../../runtime/problems.js';
 import type { FixtureProject } from '../../support/fixture-project.js';
 import { helmTemplate, type K8sObject } from '../../support/helm.js';
 import { caseSource, type CaseSource } from './case-source.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadGeneratorConfig } from '../../../generator/config.js';
 import { formatDiagnostic, GenerationError } from '../../../generator/diagnostics.js';
 import { generateManifests } from '../../../generator/manifests.js';
-import type { ResolvedWebhook } from '../../../runtime/webhook-options.js';
+import type { ResolvedWebhook } from '../../../runtime/options/types.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 
 let project: FixtureProject | undefined;
