@@ -24,6 +24,11 @@ export interface Problem {
   readonly source?: SourceLocation;
 }
 
+/** A problem read from a file, which says where. */
+export interface LocatedProblem extends Problem {
+  readonly source: SourceLocation;
+}
+
 export interface FormatOptions {
   /** Print source files relative to this directory. */
   readonly cwd?: string;
