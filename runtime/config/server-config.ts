@@ -18,10 +18,12 @@ export const DEFAULT_MAX_REQUEST_BYTES = 7 * 1024 * 1024;
 export const TLS_MIN_VERSIONS = ['1.2', '1.3'] as const;
 export const MAX_WORKERS = 64;
 
-/** 0 disables the listener (health and metrics only). */
-const port = { type: 'integer', min: 0, max: 65535 } as const;
-/** Address to bind; empty means every interface. */
-const bindAddress = { type: 'string' } as const;
+const listener = {
+  /** Address to bind; empty means every interface. */
+  bindAddress: { type: 'string' },
+  /** 0 disables the listener (health and metrics only). */
+  port: { type: 'integer', min: 0, max: 65535 },
+} as const;
 const fileName = { type: 'string', pattern: /^[^/]*$/, hint: 'must be a file name inside certDir, without slashes' } as const;
 
 /** Every setting, its type and its allowed values: the file and the flags are both checked against it. */
@@ -40,8 +42,7 @@ export const SERVER_CONFIG_SCHEMA = {
     webhook: {
       type: 'object',
       fields: {
-        bindAddress,
-        port,
+        ...listener,
         certDir: { type: 'string' },
         certName: fileName,
         keyName: fileName,
@@ -58,13 +59,12 @@ export const SERVER_CONFIG_SCHEMA = {
     health: {
       type: 'object',
       fields: {
-        bindAddress,
-        port,
+        ...listener,
         /** Liveness fails once the main thread has not run for this long (probes are answered from a worker thread). */
         stallSeconds: { type: 'integer', min: 1, max: 600 },
       },
     },
-    metrics: { type: 'object', fields: { bindAddress, port } },
+    metrics: { type: 'object', fields: listener },
     shutdown: {
       type: 'object',
       fields: {

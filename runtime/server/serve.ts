@@ -83,11 +83,16 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
     process.stderr.write(`shaper-gen serve --dev: ${base} (self-signed; use curl -k)\n`);
   }
   const stop = stopOnFaults(server, log);
+  onSignals(() => void stop(false));
+}
+
+/** SIGTERM or SIGINT runs `shutdown` once; a second signal exits at once. */
+function onSignals(shutdown: () => void): void {
   let signalled = false;
   const onSignal = () => {
     if (signalled) process.exit(130);
     signalled = true;
-    void stop(false);
+    shutdown();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
@@ -97,14 +102,7 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
 async function serveWithWorkers(config: ServerConfig): Promise<void> {
   const log = createLogger(config.log.level);
   const pool = new WorkerPool(config, log);
-  let signalled = false;
-  const onSignal = () => {
-    if (signalled) process.exit(130);
-    signalled = true;
-    void pool.shutdown().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  onSignals(() => void pool.shutdown().then(() => process.exit(0)));
   try {
     await pool.start();
   } catch (error) {
