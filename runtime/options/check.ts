@@ -30,8 +30,10 @@ export function expectObject(value: unknown, path: ProblemPath, report: Report, 
     report(path, `${lastName(path)} must be an object, got ${describe(value)}`);
     return undefined;
   }
-  for (const key of knownKeys ? Object.keys(value) : []) {
-    if (!knownKeys!.includes(key)) report([...path, key], `unknown key "${key}" in ${lastName(path)}; ${didYouMean(key, knownKeys!)}expected ${knownKeys!.join(', ')}`);
+  if (knownKeys) {
+    for (const key of Object.keys(value)) {
+      if (!knownKeys.includes(key)) report([...path, key], `unknown key "${key}" in ${lastName(path)}; ${didYouMean(key, knownKeys)}expected ${knownKeys.join(', ')}`);
+    }
   }
   return value;
 }
