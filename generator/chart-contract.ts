@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { Diagnostic } from './diagnostics.js';
+import { diagnosticIn, type Diagnostic } from './diagnostics.js';
 
 export const CHART_CONTRACT = {
   /** Helpers `<chart name>.<helper>` the generated webhook configurations include. */
@@ -22,7 +22,7 @@ export const CHART_CONTRACT = {
 /** Problems of the chart in `chartDir` for generated templates; `grantsRbac`: some webhook declares `rbac` or `cache`. */
 export function chartContractProblems(chartDir: string, chartName: string, grantsRbac: boolean): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  const at = (file: string, message: string) => problems.push({ file, line: 1, column: 1, message: `${message} (see "Chart contract" in the shaper-gen README)` });
+  const at = (file: string, message: string) => problems.push(diagnosticIn(file, `${message} (see "Chart contract" in the shaper-gen README)`));
   const valuesFile = path.join(chartDir, 'values.yaml');
   const values = existsSync(valuesFile) ? (parseYaml(readFileSync(valuesFile, 'utf8')) as unknown) : undefined;
   for (const key of CHART_CONTRACT.values) {

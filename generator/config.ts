@@ -2,8 +2,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule } from '../runtime/project-layout.js';
-import { readYamlConfig, type Schema } from '../runtime/yaml-schema.js';
-import { GenerationError, type Diagnostic } from './diagnostics.js';
+import type { DocumentOf, Schema } from '../runtime/config/schema.js';
+import { readYamlConfig } from '../runtime/config/yaml-config.js';
+import { ConfigError } from '../runtime/problems.js';
+import { diagnosticIn, type Diagnostic } from './diagnostics.js';
 
 export const CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';
 export const CONFIG_KIND = 'GeneratorConfig';
@@ -43,34 +45,34 @@ const DEFAULTS = {
 
 /**
  * Loads `configFile`, or `shaper.yaml` in `cwd` when present, or the defaults.
- * Throws GenerationError with `file:line:col` diagnostics for a bad file.
+ * Throws ConfigError with `file:line:col` problems for a bad file.
  */
 export function loadGeneratorConfig(configFile: string | undefined, cwd = process.cwd()): GeneratorConfig {
   const file = configFile ? path.resolve(cwd, configFile) : path.resolve(cwd, DEFAULT_CONFIG_FILE);
   if (!existsSync(file)) {
-    if (configFile) throw new GenerationError([{ file, line: 1, column: 1, message: 'config file not found' }]);
+    if (configFile) throw new ConfigError([diagnosticIn(file, 'config file not found')], 'generator configuration');
     return resolveConfig(cwd, undefined, {});
   }
-  const { value, problems } = readYamlConfig(readFileSync(file, 'utf8'), SCHEMA);
-  const diagnostics: Diagnostic[] = problems.map((p) => ({ file, line: p.line, column: p.column, message: p.message }));
+  const { value, problems } = readYamlConfig(readFileSync(file, 'utf8'), SCHEMA, file);
+  const diagnostics: Diagnostic[] = [...problems];
   if (value.apiVersion === undefined || value.kind === undefined) {
-    diagnostics.push({ file, line: 1, column: 1, message: `a generator config needs "apiVersion: ${CONFIG_API_VERSION}" and "kind: ${CONFIG_KIND}"` });
+    diagnostics.push(diagnosticIn(file, `a generator config needs "apiVersion: ${CONFIG_API_VERSION}" and "kind: ${CONFIG_KIND}"`));
   }
-  if (diagnostics.length > 0) throw new GenerationError(diagnostics);
+  if (diagnostics.length > 0) throw new ConfigError(diagnostics, 'generator configuration');
   return resolveConfig(path.dirname(file), file, value);
 }
 
-function resolveConfig(root: string, configFile: string | undefined, value: Record<string, unknown>): GeneratorConfig {
+function resolveConfig(root: string, configFile: string | undefined, value: DocumentOf<typeof SCHEMA>): GeneratorConfig {
   // Always written: `serve` needs it. Without a setting, beside the sources.
-  const handlersModule = (value.handlersModule as string | undefined) ?? defaultHandlersModule(root);
+  const handlersModule = value.handlersModule ?? defaultHandlersModule(root);
   const handlersExclude = [handlersModule];
   return {
     root,
     configFile,
-    tsconfig: path.resolve(root, (value.tsconfig as string | undefined) ?? DEFAULTS.tsconfig),
-    sources: (value.sources as string[] | undefined) ?? DEFAULTS.sources,
-    exclude: [...((value.exclude as string[] | undefined) ?? DEFAULTS.exclude), ...handlersExclude],
-    chartDir: path.resolve(root, (value.chartDir as string | undefined) ?? DEFAULTS.chartDir),
+    tsconfig: path.resolve(root, value.tsconfig ?? DEFAULTS.tsconfig),
+    sources: value.sources ?? DEFAULTS.sources,
+    exclude: [...(value.exclude ?? DEFAULTS.exclude), ...handlersExclude],
+    chartDir: path.resolve(root, value.chartDir ?? DEFAULTS.chartDir),
     handlersModule: path.resolve(root, handlersModule),
   };
 }

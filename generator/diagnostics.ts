@@ -1,22 +1,25 @@
-import path from 'node:path';
+/**
+ * The generator's problems: runtime/problems.ts's Problem, always with the
+ * place in a source or config file it was found at, printed as
+ * `file:line:col: message`. Generation stops with a ConfigError holding them.
+ */
 import type { ts } from 'ts-morph';
+import { formatProblem, type LocatedProblem, type Problem } from '../runtime/problems.js';
 import { compareText } from './compare-text.js';
 import { loadTypeScript } from './typescript.js';
 
-/** A problem found in a source or config file, printed as `file:line:col: message`. */
-export interface Diagnostic {
-  readonly file: string;
-  /** 1-based. */
-  readonly line: number;
-  /** 1-based. */
-  readonly column: number;
-  readonly message: string;
+/** A problem found in a source or config file. */
+export type Diagnostic = LocatedProblem;
+
+/** A problem with a whole file (reported at 1:1), or at a line and column of it. */
+export function diagnosticIn(file: string, message: string, line = 1, column = 1): Diagnostic {
+  return { path: [], message, source: { file, line, column } };
 }
 
 export function diagnosticAt(node: ts.Node, message: string): Diagnostic {
   const sourceFile = node.getSourceFile();
   const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-  return { file: sourceFile.fileName, line: line + 1, column: character + 1, message };
+  return diagnosticIn(sourceFile.fileName, message, line + 1, character + 1);
 }
 
 /**
@@ -31,26 +34,17 @@ export function diagnosticInString(node: ts.Node, offset: number, message: strin
   if (!plain) return diagnosticAt(node, message);
   const sourceFile = node.getSourceFile();
   const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile) + 1 + offset);
-  return { file: sourceFile.fileName, line: line + 1, column: character + 1, message };
+  return diagnosticIn(sourceFile.fileName, message, line + 1, character + 1);
 }
 
+/** By file, line and column, then message; locale-independent, so output does not depend on the machine. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
-    (a, b) => compareText(a.file, b.file) || a.line - b.line || a.column - b.column || compareText(a.message, b.message),
+    (a, b) =>
+      compareText(a.source.file, b.source.file) || a.source.line - b.source.line || a.source.column - b.source.column || compareText(a.message, b.message),
   );
 }
 
-export function formatDiagnostic(diagnostic: Diagnostic, cwd = process.cwd()): string {
-  const file = path.isAbsolute(diagnostic.file) ? path.relative(cwd, diagnostic.file) : diagnostic.file;
-  return `${file}:${diagnostic.line}:${diagnostic.column}: ${diagnostic.message}`;
-}
-
-/** Locale-independent ordering, so output does not depend on the machine. */
-
-/** Thrown when generation must stop; carries every problem found. */
-export class GenerationError extends Error {
-  constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(`${diagnostics.length} problem(s) found`);
-    this.name = 'GenerationError';
-  }
+export function formatDiagnostic(diagnostic: Problem, cwd = process.cwd()): string {
+  return formatProblem(diagnostic, { cwd });
 }

@@ -6,7 +6,7 @@
  * same answers where it answers at all.
  */
 import type { ts as TS } from 'ts-morph';
-import { formatOptionPath, type OptionPath } from '../runtime/webhook-options.js';
+import { formatProblemPath, type ProblemPath } from '../runtime/problems.js';
 import { diagnosticAt, type Diagnostic } from './diagnostics.js';
 import { loadTypeScript } from './typescript.js';
 
@@ -91,7 +91,7 @@ class Evaluator {
   ) {}
 
   /** Evaluates one value; a failure is recorded and yields undefined so siblings are still checked. */
-  evaluate(node: TS.Expression, path: OptionPath): StaticValue {
+  evaluate(node: TS.Expression, path: ProblemPath): StaticValue {
     try {
       return this.value(node, path);
     } catch (error) {
@@ -101,8 +101,8 @@ class Evaluator {
     }
   }
 
-  private value(node: TS.Expression, path: OptionPath): StaticValue {
-    const key = formatOptionPath(path);
+  private value(node: TS.Expression, path: ProblemPath): StaticValue {
+    const key = formatProblemPath(path);
     if (!this.locations.has(key)) this.locations.set(key, node);
 
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
@@ -122,7 +122,7 @@ class Evaluator {
     throw new NotStatic(node, `${describeKind(node)} is not supported; use literals, consts, enums, spreads or template literals`);
   }
 
-  private prefixUnary(node: TS.PrefixUnaryExpression, path: OptionPath): StaticValue {
+  private prefixUnary(node: TS.PrefixUnaryExpression, path: ProblemPath): StaticValue {
     const operand = this.value(node.operand, path);
     if (typeof operand !== 'number') throw new NotStatic(node, 'a unary operator needs a number');
     if (node.operator === ts.SyntaxKind.MinusToken) return -operand;
@@ -130,7 +130,7 @@ class Evaluator {
     throw new NotStatic(node, `operator ${ts.tokenToString(node.operator)} is not supported`);
   }
 
-  private template(node: TS.TemplateExpression, path: OptionPath): string {
+  private template(node: TS.TemplateExpression, path: ProblemPath): string {
     let text = node.head.text;
     for (const span of node.templateSpans) {
       const part = this.value(span.expression, path);
@@ -142,14 +142,14 @@ class Evaluator {
     return text;
   }
 
-  private array(node: TS.ArrayLiteralExpression, path: OptionPath): StaticValue[] {
+  private array(node: TS.ArrayLiteralExpression, path: ProblemPath): StaticValue[] {
     const result: StaticValue[] = [];
     for (const element of node.elements) {
       if (ts.isSpreadElement(element)) {
         const spread = this.value(element.expression, [...path, result.length]);
         if (!Array.isArray(spread)) throw new NotStatic(element, 'only arrays can be spread into an array');
         spread.forEach((item, i) => {
-          this.locations.set(formatOptionPath([...path, result.length + i]), element);
+          this.locations.set(formatProblemPath([...path, result.length + i]), element);
           result.push(item);
         });
       } else if (ts.isOmittedExpression(element)) {
@@ -161,16 +161,16 @@ class Evaluator {
     return result;
   }
 
-  private object(node: TS.ObjectLiteralExpression, path: OptionPath): { [key: string]: StaticValue } {
+  private object(node: TS.ObjectLiteralExpression, path: ProblemPath): { [key: string]: StaticValue } {
     const result: { [key: string]: StaticValue } = {};
     for (const property of node.properties) {
       if (ts.isPropertyAssignment(property)) {
         const name = this.propertyName(property.name, path);
-        this.locations.set(formatOptionPath([...path, name]), property.initializer);
+        this.locations.set(formatProblemPath([...path, name]), property.initializer);
         result[name] = this.evaluate(property.initializer, [...path, name]);
       } else if (ts.isShorthandPropertyAssignment(property)) {
         const name = property.name.text;
-        this.locations.set(formatOptionPath([...path, name]), property);
+        this.locations.set(formatProblemPath([...path, name]), property);
         const binding = this.resolver.shorthand(property);
         result[name] = this.guard(property, () => this.bindingValue(binding, property.name, [...path, name]));
       } else if (ts.isSpreadAssignment(property)) {
@@ -181,7 +181,7 @@ class Evaluator {
           continue;
         }
         for (const [key, value] of Object.entries(spread)) {
-          this.locations.set(formatOptionPath([...path, key]), property);
+          this.locations.set(formatProblemPath([...path, key]), property);
           result[key] = value;
         }
       } else {
@@ -191,7 +191,7 @@ class Evaluator {
     return result;
   }
 
-  private propertyName(name: TS.PropertyName, path: OptionPath): string {
+  private propertyName(name: TS.PropertyName, path: ProblemPath): string {
     if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) {
       return name.text;
     }
@@ -202,12 +202,12 @@ class Evaluator {
     throw new NotStatic(name, 'property names must be identifiers, strings or constant computed names');
   }
 
-  private identifier(node: TS.Identifier, path: OptionPath): StaticValue {
+  private identifier(node: TS.Identifier, path: ProblemPath): StaticValue {
     if (node.text === 'undefined') return undefined;
     return this.bindingValue(this.resolver.identifier(node), node, path);
   }
 
-  private member(node: TS.PropertyAccessExpression | TS.ElementAccessExpression, path: OptionPath): StaticValue {
+  private member(node: TS.PropertyAccessExpression | TS.ElementAccessExpression, path: ProblemPath): StaticValue {
     const enumMember = this.resolver.enumMember(node);
     if (enumMember) return this.bindingValue(enumMember, node, path);
     const target = this.value(node.expression, path);
@@ -218,7 +218,7 @@ class Evaluator {
     return (target as Record<string, StaticValue>)[key];
   }
 
-  private bindingValue(binding: Binding | undefined, at: TS.Node, path: OptionPath): StaticValue {
+  private bindingValue(binding: Binding | undefined, at: TS.Node, path: ProblemPath): StaticValue {
     const declaration = binding?.declaration;
     if (!binding || !declaration || binding.unresolved) {
       throw new NotStatic(at, 'its declaration could not be found (imports must resolve to project sources)');

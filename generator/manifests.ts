@@ -7,7 +7,8 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import { chartContractProblems } from './chart-contract.js';
-import { GenerationError, sortDiagnostics } from './diagnostics.js';
+import { ConfigError } from '../runtime/problems.js';
+import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
 import type { DecoratedWebhook } from './scan.js';
@@ -38,9 +39,9 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
   const { scanWebhooks } = await import('./scan.js');
   const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
-  if (diagnostics.length > 0) throw new GenerationError(sortDiagnostics(diagnostics));
+  if (diagnostics.length > 0) throw new ConfigError(sortDiagnostics(diagnostics), 'webhooks');
   const chartProblems = chartContractProblems(config.chartDir, chartName, webhooks.some((w) => rbacRulesOf(w.webhook).length > 0));
-  if (chartProblems.length > 0) throw new GenerationError(chartProblems);
+  if (chartProblems.length > 0) throw new ConfigError(chartProblems, 'chart');
 
   const { loadTemplates } = await import('./render.js');
   const templates = await loadTemplates();
@@ -70,11 +71,11 @@ function readChartName(chartDir: string): string {
     const message = (error as NodeJS.ErrnoException).code === 'ENOENT'
       ? 'no chart here: run `shaper-gen init` to scaffold one, or set chartDir in shaper.yaml'
       : `cannot read the chart: ${(error as Error).message}`;
-    throw new GenerationError([{ file: chartFile, line: 1, column: 1, message }]);
+    throw new ConfigError([diagnosticIn(chartFile, message)], 'chart');
   }
   const name = (chart as { name?: unknown } | null)?.name;
   if (typeof name !== 'string' || name === '') {
-    throw new GenerationError([{ file: chartFile, line: 1, column: 1, message: 'Chart.yaml has no name' }]);
+    throw new ConfigError([diagnosticIn(chartFile, 'Chart.yaml has no name')], 'chart');
   }
   return name;
 }

@@ -1,7 +1,7 @@
 /** Turns scanned webhooks into the sorted, plain data the templates render. */
 import path from 'node:path';
 import { mergeRbacRules, rbacRulesOf } from '../runtime/rbac-options.js';
-import type { LabelSelector, ResolvedWebhook } from '../runtime/webhook-options.js';
+import type { LabelSelector, ResolvedWebhook } from '../runtime/options/types.js';
 import { compareText } from './compare-text.js';
 import type { DecoratedWebhook } from './scan.js';
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadGeneratorConfig } from './config.js';
-import { formatDiagnostic, GenerationError } from './diagnostics.js';
+import { ConfigError } from '../runtime/problems.js';
+import { formatDiagnostic } from './diagnostics.js';
 import { generateManifests } from './manifests.js';
 import type { ManifestsFlags } from './manifests-command.js';
 import { findStaleFiles, writeGeneratedFiles } from './output.js';
@@ -35,9 +36,9 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
     for (const file of changed) console.log(`  wrote ${relative(file)}`);
     return 0;
   } catch (error) {
-    if (!(error instanceof GenerationError)) throw error;
-    for (const diagnostic of error.diagnostics) console.error(formatDiagnostic(diagnostic, cwd));
-    console.error(`shaper-gen: ${error.diagnostics.length} problem(s); nothing was written`);
+    if (!(error instanceof ConfigError)) throw error;
+    for (const diagnostic of error.problems) console.error(formatDiagnostic(diagnostic, cwd));
+    console.error(`shaper-gen: ${error.problems.length} problem(s); nothing was written`);
     return 1;
   }
 }

@@ -10,14 +10,11 @@
  * diagnostic.
  */
 import type { ts as TS } from 'ts-morph';
-import { DEFAULTER_METHOD, VALIDATOR_METHODS } from '../runtime/contract.js';
-import {
-  checkWebhookSet,
-  formatOptionPath,
-  resolveWebhookOptions,
-  type OptionPath,
-  type ResolvedWebhook,
-} from '../runtime/webhook-options.js';
+import { handlerShapeProblem } from '../runtime/contract.js';
+import { resolveWebhookOptions } from '../runtime/options/resolve.js';
+import type { ResolvedWebhook } from '../runtime/options/types.js';
+import { checkWebhookSet } from '../runtime/options/webhook-set.js';
+import { formatProblemPath, type ProblemPath } from '../runtime/problems.js';
 import { checkMatchConditions } from './cel.js';
 import { diagnosticAt, diagnosticInString, type Diagnostic } from './diagnostics.js';
 import { checkerResolver, evaluateStatically, type NameResolver } from './evaluate.js';
@@ -47,7 +44,7 @@ export interface ScanResult {
 
 interface Found extends DecoratedWebhook {
   readonly decorator: TS.Decorator;
-  readonly locate: (path: OptionPath) => TS.Node;
+  readonly locate: (path: ProblemPath) => TS.Node;
 }
 
 export interface ScanOptions {
@@ -129,9 +126,9 @@ function readDecorator(
     return undefined;
   }
 
-  const locate = (path: OptionPath): TS.Node => {
+  const locate = (path: ProblemPath): TS.Node => {
     for (let length = path.length; length > 0; length--) {
-      const node = evaluation.locations.get(formatOptionPath(path.slice(0, length)));
+      const node = evaluation.locations.get(formatProblemPath(path.slice(0, length)));
       if (node) return node;
     }
     return argument;
@@ -163,7 +160,7 @@ function readDecorator(
     );
     return undefined;
   }
-  const shapeProblem = handlerShapeProblem(classNode, webhook);
+  const shapeProblem = ownMembersShapeProblem(classNode, webhook);
   if (shapeProblem) {
     diagnostics.push(diagnosticAt(classNode.name!, shapeProblem));
     return undefined;
@@ -172,19 +169,12 @@ function readDecorator(
 }
 
 /** Checks own members only; inherited methods are left to the runtime's decoration-time check. */
-function handlerShapeProblem(classNode: TS.ClassDeclaration, webhook: ResolvedWebhook): string | undefined {
+function ownMembersShapeProblem(classNode: TS.ClassDeclaration, webhook: ResolvedWebhook): string | undefined {
   if (classNode.heritageClauses?.some((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)) return undefined;
   const methods = new Set(
     classNode.members
       .filter((member) => (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member)) && member.name && ts.isIdentifier(member.name))
       .map((member) => (member.name as TS.Identifier).text),
   );
-  const name = classNode.name!.text;
-  if (webhook.mutating && !methods.has(DEFAULTER_METHOD)) {
-    return `mutating webhook class ${name} must implement default(obj, ctx)`;
-  }
-  if (!webhook.mutating && !VALIDATOR_METHODS.some((method) => methods.has(method))) {
-    return `validating webhook class ${name} must implement at least one of ${VALIDATOR_METHODS.join(', ')}`;
-  }
-  return undefined;
+  return handlerShapeProblem(classNode.name!.text, webhook.mutating, (method) => methods.has(method));
 }

@@ -4,7 +4,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import type { ResolvedWebhook } from './webhook-options.js';
+import type { ResolvedWebhook } from './options/types.js';
 import type { CachedResource } from './cache/cached-resource.js';
 
 export interface ObjectMeta {
@@ -45,7 +45,9 @@ export interface UserInfo {
   extra?: Record<string, string[]>;
 }
 
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+/** The operations an AdmissionReview request carries. */
+export const ADMISSION_OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const;
+export type AdmissionOperation = (typeof ADMISSION_OPERATIONS)[number];
 
 /** The parts of the AdmissionReview request a handler may need (never the objects themselves). */
 export interface AdmissionRequestInfo {
@@ -134,3 +136,15 @@ export type WebhookHandler = CustomValidator<any> | CustomDefaulter<any>;
 
 export const VALIDATOR_METHODS = ['validateCreate', 'validateUpdate', 'validateDelete', 'validateConnect'] as const;
 export const DEFAULTER_METHOD = 'default';
+
+/**
+ * What is wrong with a handler class for its webhook, if anything: a defaulter
+ * must implement `default`, a validator at least one validate method. `has`
+ * says whether the class implements a method — the decorator asks the class's
+ * prototype, the generator the declaration's own members.
+ */
+export function handlerShapeProblem(className: string, mutating: boolean, has: (method: string) => boolean): string | undefined {
+  if (mutating && !has(DEFAULTER_METHOD)) return `mutating webhook class ${className} must implement default(obj, ctx)`;
+  if (!mutating && !VALIDATOR_METHODS.some(has)) return `validating webhook class ${className} must implement at least one of ${VALIDATOR_METHODS.join(', ')}`;
+  return undefined;
+}

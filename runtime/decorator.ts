@@ -1,5 +1,7 @@
-import { DEFAULTER_METHOD, VALIDATOR_METHODS, type CustomDefaulter, type CustomValidator } from './contract.js';
-import { formatOptionPath, resolveWebhookOptions, type ResolvedWebhook, type WebhookOptions } from './webhook-options.js';
+import { handlerShapeProblem, type CustomDefaulter, type CustomValidator } from './contract.js';
+import { resolveWebhookOptions } from './options/resolve.js';
+import type { ResolvedWebhook, WebhookOptions } from './options/types.js';
+import { ConfigError } from './problems.js';
 
 // Symbol.for, so that metadata survives two copies of this package in one process.
 const WEBHOOK_METADATA = Symbol.for('shaper-gen.webhook');
@@ -51,19 +53,11 @@ function resolveOrThrow(options: WebhookOptions): ResolvedWebhook {
   const { webhook, problems } = resolveWebhookOptions(options);
   if (webhook) return webhook;
   const where = typeof options?.path === 'string' ? ` (${options.path})` : '';
-  const lines = problems.map((p) => `  ${formatOptionPath(p.path) || 'options'}: ${p.message}`);
-  throw new TypeError(`invalid @Webhook options${where}:\n${lines.join('\n')}`);
+  throw new ConfigError(problems, `@Webhook options${where}`, { root: 'options' });
 }
 
 function assertHandlerShape(target: Function, webhook: ResolvedWebhook): void {
-  const proto = target.prototype as Record<string, unknown>;
-  const has = (method: string) => typeof proto?.[method] === 'function';
-  if (webhook.mutating && !has(DEFAULTER_METHOD)) {
-    throw new TypeError(`@Webhook(${JSON.stringify(webhook.path)}): mutating class ${target.name} must implement default(obj, ctx)`);
-  }
-  if (!webhook.mutating && !VALIDATOR_METHODS.some(has)) {
-    throw new TypeError(
-      `@Webhook(${JSON.stringify(webhook.path)}): validating class ${target.name} must implement at least one of ${VALIDATOR_METHODS.join(', ')}`,
-    );
-  }
+  const proto = target.prototype as Record<string, unknown> | undefined;
+  const problem = handlerShapeProblem(target.name, webhook.mutating, (method) => typeof proto?.[method] === 'function');
+  if (problem) throw new TypeError(`@Webhook(${JSON.stringify(webhook.path)}): ${problem}`);
 }

@@ -1,6 +1,44 @@
+/**
+ * The public API of `shaper-gen`: a hand-picked list, pinned by
+ * test/unit/runtime/public-api.test.ts, so that every change to it is deliberate.
+ */
 export { Webhook, webhookOf, type HandlerFor } from './decorator.js';
-export * from './webhook-options.js';
-export * from './contract.js';
+export type {
+  AdmissionReviewVersion,
+  FailurePolicy,
+  LabelSelector,
+  LabelSelectorRequirement,
+  MatchCondition,
+  MatchPolicy,
+  Operation,
+  ReinvocationPolicy,
+  ResolvedRule,
+  ResolvedWebhook,
+  RuleOptions,
+  Scope,
+  SelectorOperator,
+  SideEffects,
+  WebhookOptions,
+} from './options/types.js';
+export { labelSelectorProblems } from './options/label-selector.js';
+export { ConfigError, formatProblemPath, type Problem, type ProblemPath, type SourceLocation } from './problems.js';
+export type {
+  AdmissionContext,
+  AdmissionOperation,
+  AdmissionRequestInfo,
+  CacheReader,
+  CustomDefaulter,
+  CustomValidator,
+  GroupVersionKind,
+  GroupVersionResource,
+  KubeClient,
+  KubernetesObject,
+  ObjectMeta,
+  ReadOptions,
+  UserInfo,
+  Warnings,
+  WebhookHandler,
+} from './contract.js';
 export type { RbacRule } from './rbac-options.js';
 export { resourceKey, type CachedResource } from './cache/cached-resource.js';
 export { AdmissionDenial, Denied, Forbidden, Invalid, assertValid, field, type FieldError, type CauseType } from './errors.js';

@@ -6,6 +6,9 @@
  */
 import { cacheRbacRules, type CachedResource } from './cache/cached-resource.js';
 import { didYouMean } from './did-you-mean.js';
+import { eachItem, isPlainObject, validOnly, type Checker, type Report } from './options/check.js';
+import { isApiGroupOrWildcard, isResourceReference } from './options/kubernetes-names.js';
+import type { ProblemPath } from './problems.js';
 
 /** One RBAC PolicyRule the handler's ServiceAccount needs (through `ctx.kube`). */
 export interface RbacRule {
@@ -27,37 +30,37 @@ export interface PolicyRule {
   readonly resourceNames?: readonly string[];
 }
 
-type Report = (path: readonly (string | number)[], message: string) => void;
-
 const RULE_KEYS = ['groups', 'resources', 'verbs', 'resourceNames'];
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const RESOURCE = /^(\*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?)(\/(\*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?))?$/;
 const VERB = /^(\*|[a-z]+)$/;
 
-export function checkRbacRules(value: unknown, path: readonly (string | number)[], report: Report): void {
-  if (!Array.isArray(value)) return report(path, `rbac must be an array of {groups, resources, verbs}, got ${typeof value}`);
-  value.forEach((rule, i) => {
-    const at = [...path, i];
-    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return report(at, 'rbac rule must be an object {groups, resources, verbs}');
-    for (const key of Object.keys(rule)) {
-      if (!RULE_KEYS.includes(key)) report([...at, key], `unknown key "${key}" in rbac rule; ${didYouMean(key, RULE_KEYS)}expected ${RULE_KEYS.join(', ')}`);
-    }
-    const list = (key: string, required: boolean, valid: (item: string) => boolean, expected: string) => {
-      const items = (rule as Record<string, unknown>)[key];
-      if (items === undefined) {
-        if (required) report([...at, key], `rbac rule option "${key}" is required`);
-        return;
-      }
-      if (!Array.isArray(items) || items.length === 0) return report([...at, key], `${key} must be a non-empty array of strings`);
-      items.forEach((item, j) => {
-        if (typeof item !== 'string' || !valid(item)) report([...at, key, j], `${key}[${j}] ${JSON.stringify(item)} must be ${expected}`);
-      });
-    };
-    list('groups', true, (group) => group === '' || group === '*' || DNS_SUBDOMAIN.test(group), '"" (core), "*" or a DNS subdomain');
-    list('resources', true, (resource) => RESOURCE.test(resource), 'a lower-case plural resource, "<resource>/<subresource>" or "*"');
-    list('verbs', true, (verb) => VERB.test(verb), 'a lower-case verb like "get", "list", "watch", or "*"');
-    list('resourceNames', false, (name) => name !== '', 'a non-empty object name');
-  });
+export const checkRbacRules: Checker<RbacRule[]> = (value, path, report) => {
+  if (!Array.isArray(value)) return report(path, `rbac must be an array of {groups, resources, verbs}, got ${typeof value}`), undefined;
+  return validOnly(report, (report) => eachItem(value, path, report, (rule, at, report) => checkRbacRule(rule, at, report)));
+};
+
+function checkRbacRule(value: unknown, at: ProblemPath, report: Report): RbacRule | undefined {
+  if (!isPlainObject(value)) return report(at, 'rbac rule must be an object {groups, resources, verbs}'), undefined;
+  for (const key of Object.keys(value)) {
+    if (!RULE_KEYS.includes(key)) report([...at, key], `unknown key "${key}" in rbac rule; ${didYouMean(key, RULE_KEYS)}expected ${RULE_KEYS.join(', ')}`);
+  }
+  const list = (key: string, valid: (item: string) => boolean, expected: string): string[] | undefined => {
+    const items = value[key];
+    if (!Array.isArray(items) || items.length === 0) return report([...at, key], `${key} must be a non-empty array of strings`), undefined;
+    const strings = items.filter((item, j): item is string => {
+      const ok = typeof item === 'string' && valid(item);
+      if (!ok) report([...at, key, j], `${key}[${j}] ${JSON.stringify(item)} must be ${expected}`);
+      return ok;
+    });
+    return strings.length === items.length ? strings : undefined;
+  };
+  const required = (key: string, valid: (item: string) => boolean, expected: string) =>
+    value[key] === undefined ? (report([...at, key], `rbac rule option "${key}" is required`), undefined) : list(key, valid, expected);
+  const groups = required('groups', isApiGroupOrWildcard, '"" (core), "*" or a DNS subdomain');
+  const resources = required('resources', isResourceReference, 'a lower-case plural resource, "<resource>/<subresource>" or "*"');
+  const verbs = required('verbs', (verb) => VERB.test(verb), 'a lower-case verb like "get", "list", "watch", or "*"');
+  const resourceNames = value.resourceNames === undefined ? undefined : list('resourceNames', (name) => name !== '', 'a non-empty object name');
+  if (!groups || !resources || !verbs) return undefined;
+  return { groups, resources, verbs, ...(resourceNames && { resourceNames }) };
 }
 
 /** Everything a webhook's ServiceAccount needs: its `rbac` rules and what its `cache` reads. */

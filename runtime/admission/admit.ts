@@ -9,7 +9,7 @@ import type { ObjectSource } from '../cache/object-source.js';
 import { AdmissionDenial, causeMessage } from '../errors.js';
 import { goQuote } from '../go-format.js';
 import { describeThrown, loggableThrown } from '../thrown.js';
-import type { ResolvedWebhook } from '../webhook-options.js';
+import type { ResolvedWebhook } from '../options/types.js';
 import { RequestContext } from './context.js';
 import { asJsonValue } from './json-value.js';
 import { diffObjects, encodePatch, type PatchOperation } from './patch.js';

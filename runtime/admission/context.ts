@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { WebhookCacheReader } from '../cache/webhook-cache-reader.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import type { AdmissionContext, AdmissionRequestInfo, CacheReader, KubeClient } from '../contract.js';
-import type { ResolvedWebhook } from '../webhook-options.js';
+import type { ResolvedWebhook } from '../options/types.js';
 import type { AdmissionRequest } from './review.js';
 
 export class RequestContext implements AdmissionContext {

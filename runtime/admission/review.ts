@@ -3,11 +3,10 @@
  * share one shape) and its decoding, with a message that says what was wrong.
  */
 import { reasonFor } from '../errors.js';
-import type { AdmissionOperation, AdmissionRequestInfo, KubernetesObject } from '../contract.js';
+import { ADMISSION_OPERATIONS, type AdmissionRequestInfo, type KubernetesObject } from '../contract.js';
 
 export const REVIEW_API_VERSIONS = ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1'] as const;
 export type ReviewApiVersion = (typeof REVIEW_API_VERSIONS)[number];
-const OPERATIONS: readonly string[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] satisfies AdmissionOperation[];
 
 /** The request as it arrives: what handlers see as `ctx.request`, plus the objects, with the wire's optional fields. */
 export interface AdmissionRequest extends Omit<AdmissionRequestInfo, 'dryRun' | 'options'> {
@@ -41,6 +40,11 @@ export interface AdmissionResponse {
   patch?: string;
   patchType?: 'JSONPatch';
   warnings?: string[];
+}
+
+/** The status code a response stands for: its status's, else 200 when allowed and 403 when denied. */
+export function responseCode(response: AdmissionResponse): number {
+  return response.status?.code ?? (response.allowed ? 200 : 403);
 }
 
 export interface AdmissionReview {
@@ -147,7 +151,7 @@ export function decodeReview(body: string): DecodeResult {
   for (const key of ['kind', 'resource'] as const) {
     if (request[key] == null) return refuse(`AdmissionReview request has no ${key}`);
   }
-  if (!OPERATIONS.includes(request.operation as string)) return refuse(`AdmissionReview request has an unknown operation ${describe(request.operation)}`);
+  if (!ADMISSION_OPERATIONS.some((operation) => operation === request.operation)) return refuse(`AdmissionReview request has an unknown operation ${describe(request.operation)}`);
   request.userInfo ??= {};
   return { review: parsed as unknown as AdmissionReview & { request: AdmissionRequest } };
 }

@@ -5,6 +5,8 @@
  * and watch on each, so the declaration is the only list there is.
  */
 import { didYouMean } from '../did-you-mean.js';
+import { allDefined, isPlainObject, validOnly, type Checker } from '../options/check.js';
+import { isDnsLabel, isDnsSubdomain } from '../options/kubernetes-names.js';
 import type { RbacRule } from '../rbac-options.js';
 
 /** A resource handlers read through `ctx.cache`, as it appears in API paths. */
@@ -16,12 +18,8 @@ export interface CachedResource {
   readonly resource: string;
 }
 
-type Report = (path: readonly (string | number)[], message: string) => void;
-
 const KEYS = ['group', 'version', 'resource'];
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const VERSION = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
-const RESOURCE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** What the cache reads: get falls back to the API server on a miss, list and watch feed the informer. */
 export const CACHE_VERBS = ['get', 'list', 'watch'] as const;
 
@@ -46,26 +44,29 @@ export function cacheRbacRules(resources: readonly CachedResource[]): RbacRule[]
   return resources.map((r) => ({ groups: [r.group], resources: [r.resource], verbs: [...CACHE_VERBS] }));
 }
 
-export function checkCacheOption(value: unknown, path: readonly (string | number)[], report: Report): void {
-  if (!Array.isArray(value)) return report(path, `cache must be an array of {group, version, resource}, got ${typeof value}`);
+export const checkCacheOption: Checker<CachedResource[]> = (value, path, report) => {
+  if (!Array.isArray(value)) return report(path, `cache must be an array of {group, version, resource}, got ${typeof value}`), undefined;
   const seen = new Set<string>();
-  value.forEach((entry, i) => {
-    const at = [...path, i];
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return report(at, 'cache entry must be an object {group, version, resource}, e.g. { group: "", version: "v1", resource: "configmaps" }');
-    for (const key of Object.keys(entry)) {
-      if (!KEYS.includes(key)) report([...at, key], `unknown key "${key}" in cache entry; ${didYouMean(key, KEYS)}expected ${KEYS.join(', ')}`);
-    }
-    const { group, version, resource } = entry as Record<string, unknown>;
-    if (typeof group !== 'string') report([...at, 'group'], 'cache entry option "group" is required: the API group, "" for the core group');
-    else if (group !== '' && !DNS_SUBDOMAIN.test(group)) report([...at, 'group'], `API group "${group}" must be "" (core) or a DNS subdomain; "*" cannot be cached`);
-    if (typeof version !== 'string') report([...at, 'version'], 'cache entry option "version" is required, e.g. "v1"');
-    else if (!VERSION.test(version)) report([...at, 'version'], `API version "${version}" must be like "v1", "v1beta1"; "*" cannot be cached`);
-    if (typeof resource !== 'string') report([...at, 'resource'], 'cache entry option "resource" is required: the plural resource name, e.g. "configmaps"');
-    else if (!RESOURCE.test(resource)) report([...at, 'resource'], `resource "${resource}" must be a lower-case plural resource name without a subresource, e.g. "configmaps"`);
-    if (typeof group === 'string' && typeof version === 'string' && typeof resource === 'string') {
+  return validOnly(report, (report) => {
+    const entries = value.map((entry, i): CachedResource | undefined => {
+      const at = [...path, i];
+      if (!isPlainObject(entry)) return report(at, 'cache entry must be an object {group, version, resource}, e.g. { group: "", version: "v1", resource: "configmaps" }'), undefined;
+      for (const key of Object.keys(entry)) {
+        if (!KEYS.includes(key)) report([...at, key], `unknown key "${key}" in cache entry; ${didYouMean(key, KEYS)}expected ${KEYS.join(', ')}`);
+      }
+      const { group, version, resource } = entry;
+      if (typeof group !== 'string') report([...at, 'group'], 'cache entry option "group" is required: the API group, "" for the core group');
+      else if (group !== '' && !isDnsSubdomain(group)) report([...at, 'group'], `API group "${group}" must be "" (core) or a DNS subdomain; "*" cannot be cached`);
+      if (typeof version !== 'string') report([...at, 'version'], 'cache entry option "version" is required, e.g. "v1"');
+      else if (!VERSION.test(version)) report([...at, 'version'], `API version "${version}" must be like "v1", "v1beta1"; "*" cannot be cached`);
+      if (typeof resource !== 'string') report([...at, 'resource'], 'cache entry option "resource" is required: the plural resource name, e.g. "configmaps"');
+      else if (!isDnsLabel(resource, Infinity)) report([...at, 'resource'], `resource "${resource}" must be a lower-case plural resource name without a subresource, e.g. "configmaps"`);
+      if (typeof group !== 'string' || typeof version !== 'string' || typeof resource !== 'string') return undefined;
       const key = `${resourceKey({ group, version, resource })}/${version}`;
       if (seen.has(key)) report(at, `duplicate cache entry ${resourceKey({ group, version, resource })} ${version}`);
       seen.add(key);
-    }
+      return { group, version, resource };
+    });
+    return allDefined(entries);
   });
-}
+};

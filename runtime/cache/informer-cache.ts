@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { KubeClient, KubernetesObject, ReadOptions } from '../contract.js';
-import type { ResolvedWebhook } from '../webhook-options.js';
+import type { ResolvedWebhook } from '../options/types.js';
 import { ApiReader } from './api-reader.js';
 import { resourceKey, sameResource, type CachedResource } from './cached-resource.js';
 import type { ObjectSource } from './object-source.js';

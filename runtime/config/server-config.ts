@@ -1,57 +1,96 @@
 /**
  * The server's YAML configuration (kind ServerConfig, camelCase keys as in
- * Kubernetes objects), its defaults and its validation. Ports follow the
- * kubebuilder convention: webhook 9443, health 8081, metrics 8080.
+ * Kubernetes objects): its schema, from which its type is derived, its
+ * defaults, and its validation. Ports follow the kubebuilder convention:
+ * webhook 9443, health 8081, metrics 8080.
  */
-import { LOG_LEVELS, type LogLevel } from './log-levels.js';
 import { readFile } from 'node:fs/promises';
+import { webhookPathProblem } from '../options/kubernetes-names.js';
+import { ConfigError, type Problem } from '../problems.js';
 import { CIPHER_SUITE_NAMES } from '../tls/cipher-suites.js';
-import { readYamlConfig, type Schema } from '../yaml-schema.js';
+import { LOG_LEVELS } from './log-levels.js';
+import { checkDocument, type DocumentOf, type Schema, type SettingsOf } from './schema.js';
+import { readYamlConfig } from './yaml-config.js';
 
 export const SERVER_CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';
 export const SERVER_CONFIG_KIND = 'ServerConfig';
 export const DEFAULT_MAX_REQUEST_BYTES = 7 * 1024 * 1024;
+export const TLS_MIN_VERSIONS = ['1.2', '1.3'] as const;
+export const MAX_WORKERS = 64;
 
-export interface ListenerConfig {
+const listener = {
   /** Address to bind; empty means every interface. */
-  bindAddress: string;
+  bindAddress: { type: 'string' },
   /** 0 disables the listener (health and metrics only). */
-  port: number;
-}
+  port: { type: 'integer', min: 0, max: 65535 },
+} as const;
+const fileName = { type: 'string', pattern: /^[^/]*$/, hint: 'must be a file name inside certDir, without slashes' } as const;
 
-export interface ServerConfig {
-  /** Modules (paths relative to the working directory, or package specifiers) that export `webhooks`: the classes to serve. */
-  handlers: string[];
-  /** Every path the chart's webhook configurations call; the server stays unready until it serves each. */
-  expectedPaths: string[];
-  /** Processes serving the webhook port (node:cluster, one shared socket); above 1 a primary process runs probes and metrics. */
-  workers: number;
-  webhook: ListenerConfig & {
-    certDir: string;
-    certName: string;
-    keyName: string;
-    /** File in certDir with the CA that signs client certificates; set it to require mTLS. */
-    clientCAName: string;
-    tlsMinVersion: '1.2' | '1.3';
-    /** TLS 1.2 cipher suites (IANA or OpenSSL names); empty: ECDHE with AES-GCM or ChaCha20-Poly1305. TLS 1.3 suites are fixed. */
-    cipherSuites: string[];
-    maxRequestBytes: number;
-    /** Fallback poll for certificate changes, besides watching the directory. */
-    certPollSeconds: number;
-  };
-  health: ListenerConfig & {
-    /** Liveness fails once the main thread has not run for this long (probes are answered from a worker thread). */
-    stallSeconds: number;
-  };
-  metrics: ListenerConfig;
-  shutdown: {
-    /** After SIGTERM: unready at once, keep serving this long so endpoints drop the pod. */
-    drainSeconds: number;
-    /** Then: stop accepting, and wait at most this long for requests in flight. */
-    timeoutSeconds: number;
-  };
-  log: { level: LogLevel };
-}
+/** Every setting, its type and its allowed values: the file and the flags are both checked against it. */
+export const SERVER_CONFIG_SCHEMA = {
+  type: 'object',
+  fields: {
+    /** Modules (paths relative to the working directory, or package specifiers) that export `webhooks`: the classes to serve. */
+    handlers: { type: 'list', items: { type: 'string' } },
+    /** Every path the chart's webhook configurations call; the server stays unready until it serves each. */
+    expectedPaths: { type: 'list', items: { type: 'string', problem: webhookPathProblem } },
+    /**
+     * Processes serving the webhook port (node:cluster, one shared socket); above 1 a primary process runs
+     * probes and metrics. Default: the container's CPU limit (cpu-limit.ts), else 1.
+     */
+    workers: { type: 'integer', min: 1, max: MAX_WORKERS },
+    webhook: {
+      type: 'object',
+      fields: {
+        ...listener,
+        certDir: { type: 'string' },
+        certName: fileName,
+        keyName: fileName,
+        /** File in certDir with the CA that signs client certificates; set it to require mTLS. */
+        clientCAName: fileName,
+        tlsMinVersion: { type: 'enum', values: TLS_MIN_VERSIONS },
+        /** TLS 1.2 cipher suites (IANA or OpenSSL names); empty: ECDHE with AES-GCM or ChaCha20-Poly1305. TLS 1.3 suites are fixed. */
+        cipherSuites: { type: 'list', items: { type: 'enum', values: CIPHER_SUITE_NAMES } },
+        maxRequestBytes: { type: 'integer', min: 1024, max: 64 * 1024 * 1024 },
+        /** Fallback poll for certificate changes, besides watching the directory. */
+        certPollSeconds: { type: 'integer', min: 1, max: 3600 },
+      },
+    },
+    health: {
+      type: 'object',
+      fields: {
+        ...listener,
+        /** Liveness fails once the main thread has not run for this long (probes are answered from a worker thread). */
+        stallSeconds: { type: 'integer', min: 1, max: 600 },
+      },
+    },
+    metrics: { type: 'object', fields: listener },
+    shutdown: {
+      type: 'object',
+      fields: {
+        /** After SIGTERM: unready at once, keep serving this long so endpoints drop the pod. */
+        drainSeconds: { type: 'integer', min: 0, max: 600 },
+        /** Then: stop accepting, and wait at most this long for requests in flight. */
+        timeoutSeconds: { type: 'integer', min: 0, max: 600 },
+      },
+    },
+    log: { type: 'object', fields: { level: { type: 'enum', values: LOG_LEVELS } } },
+  },
+} as const satisfies Schema;
+
+const FILE_SCHEMA = {
+  type: 'object',
+  fields: {
+    apiVersion: { type: 'enum', values: [SERVER_CONFIG_API_VERSION] },
+    kind: { type: 'enum', values: [SERVER_CONFIG_KIND] },
+    ...SERVER_CONFIG_SCHEMA.fields,
+  },
+} as const satisfies Schema;
+
+export type ServerConfig = SettingsOf<typeof SERVER_CONFIG_SCHEMA>;
+/** Some settings, as a file or the command line gives them. */
+export type ServerConfigOverrides = DocumentOf<typeof SERVER_CONFIG_SCHEMA>;
+export type ListenerConfig = ServerConfig['metrics'];
 
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   handlers: [],
@@ -75,67 +114,44 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   log: { level: 'info' },
 };
 
-const port: Schema = { type: 'integer', min: 0, max: 65535 };
-const bindAddress: Schema = { type: 'string' };
-const fileName: Schema = { type: 'string', pattern: /^[^/]*$/, hint: 'must be a file name inside certDir, without slashes' };
-
-const SCHEMA = {
-  type: 'object',
-  fields: {
-    apiVersion: { type: 'enum', values: [SERVER_CONFIG_API_VERSION] },
-    kind: { type: 'enum', values: [SERVER_CONFIG_KIND] },
-    handlers: { type: 'list', items: { type: 'string' } },
-    expectedPaths: { type: 'list', items: { type: 'string', pattern: /^\/[A-Za-z0-9\-._~/]*$/, hint: 'must be an absolute URL path' } },
-    workers: { type: 'integer', min: 1, max: 64 },
-    webhook: {
-      type: 'object',
-      fields: {
-        bindAddress,
-        port,
-        certDir: { type: 'string' },
-        certName: fileName,
-        keyName: fileName,
-        clientCAName: fileName,
-        tlsMinVersion: { type: 'enum', values: ['1.2', '1.3'] },
-        cipherSuites: { type: 'list', items: { type: 'enum', values: CIPHER_SUITE_NAMES } },
-        maxRequestBytes: { type: 'integer', min: 1024, max: 64 * 1024 * 1024 },
-        certPollSeconds: { type: 'integer', min: 1, max: 3600 },
-      },
-    },
-    health: { type: 'object', fields: { bindAddress, port, stallSeconds: { type: 'integer', min: 1, max: 600 } } },
-    metrics: { type: 'object', fields: { bindAddress, port } },
-    shutdown: {
-      type: 'object',
-      fields: { drainSeconds: { type: 'integer', min: 0, max: 600 }, timeoutSeconds: { type: 'integer', min: 0, max: 600 } },
-    },
-    log: { type: 'object', fields: { level: { type: 'enum', values: LOG_LEVELS } } },
-  },
-} as const satisfies Schema;
-
-export class ServerConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`invalid server configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-    this.name = 'ServerConfigError';
-  }
+/** The settings a ServerConfig document sets (no defaults); throws ConfigError with `file:line:col` problems. */
+export function readServerConfig(text: string, file = 'config'): ServerConfigOverrides {
+  const { value, problems } = readYamlConfig(text, FILE_SCHEMA, file);
+  const missingKind: Problem[] =
+    Object.keys(value).length > 0 && value.kind === undefined ? [{ path: ['kind'], message: `must be ${SERVER_CONFIG_KIND}`, source: { file, line: 1, column: 1 } }] : [];
+  if (problems.length + missingKind.length > 0) throw new ConfigError([...problems, ...missingKind], 'server configuration');
+  const { apiVersion: _apiVersion, kind: _kind, ...settings } = value;
+  return settings;
 }
 
-/** Parses a ServerConfig document; every problem is reported as `file:line:col: message`. */
+/** Parses a ServerConfig document over the defaults. */
 export function parseServerConfig(text: string, file = 'config'): ServerConfig {
-  const { value, problems } = readYamlConfig(text, SCHEMA);
-  const messages = problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`);
-  if (Object.keys(value).length > 0 && value.kind === undefined) messages.push(`${file}: kind: must be ${SERVER_CONFIG_KIND}`);
-  if (messages.length > 0) throw new ServerConfigError(messages);
-  const { apiVersion: _apiVersion, kind: _kind, ...rest } = value;
-  return mergeServerConfig(DEFAULT_SERVER_CONFIG, rest as Partial<ServerConfigOverrides>);
+  return mergeServerConfig(DEFAULT_SERVER_CONFIG, readServerConfig(text, file));
 }
 
 export async function loadServerConfig(file: string): Promise<ServerConfig> {
-  return parseServerConfig(await readFile(file, 'utf8'), file);
+  return mergeServerConfig(DEFAULT_SERVER_CONFIG, await readServerConfigFile(file));
 }
 
-export type ServerConfigOverrides = {
-  [K in keyof ServerConfig]?: ServerConfig[K] extends readonly unknown[] ? ServerConfig[K] : Partial<ServerConfig[K]>;
-};
+/** readServerConfig of a file; a file that cannot be read is a ConfigError too. */
+export async function readServerConfigFile(file: string): Promise<ServerConfigOverrides> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new ConfigError([{ path: [], message: `cannot read config file ${file}: ${reason}` }], 'server configuration');
+  }
+  return readServerConfig(text, file);
+}
+
+/** Checks settings given other than by a file (flags, code) against the same schema; throws ConfigError. */
+export function checkServerConfig(settings: unknown, subject = 'server configuration'): ServerConfigOverrides {
+  const problems: Problem[] = [];
+  const checked = checkDocument(settings, SERVER_CONFIG_SCHEMA, (path, message) => problems.push({ path, message }));
+  if (problems.length > 0) throw new ConfigError(problems, subject);
+  return checked;
+}
 
 /** Defaults, then the file, then command-line flags: each level only replaces the keys it sets. */
 export function mergeServerConfig(base: ServerConfig, overrides: ServerConfigOverrides): ServerConfig {

@@ -11,15 +11,15 @@ import {
   decodeReview,
   erroredResponse,
   identifyReview,
+  responseCode,
   reviewOf,
   type AdmissionRequest,
-  type AdmissionResponse,
   type ReviewApiVersion,
   type ReviewIdentity,
 } from '../admission/review.js';
 import type { KubeClient, WebhookHandler } from '../contract.js';
 import type { ObjectSource } from '../cache/object-source.js';
-import type { ResolvedWebhook } from '../webhook-options.js';
+import type { ResolvedWebhook } from '../options/types.js';
 import { readBody } from './body.js';
 import { reviewHeapCost, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
@@ -127,10 +127,6 @@ function mib(bytes: number): string {
 function isJson(contentType: string): boolean {
   const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return type === 'application/json';
-}
-
-function responseCode(response: AdmissionResponse): number {
-  return response.status?.code ?? (response.allowed ? 200 : 403);
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -6,4 +6,5 @@ export { startServer, serveUntilSignalled, type ServeOptions, type RunningServer
 export { WebhookServer, type WebhookServerOptions, type ListeningAddresses, type ShutdownOptions } from './webhook-server.js';
 export { registerWebhooks, importWebhookClasses, RegistrationError } from './registry.js';
 export { ServerMetrics } from './metrics.js';
-export { parseServerConfig, loadServerConfig, mergeServerConfig, DEFAULT_SERVER_CONFIG, ServerConfigError, type ServerConfig } from '../config/server-config.js';
+export { parseServerConfig, loadServerConfig, mergeServerConfig, DEFAULT_SERVER_CONFIG, type ServerConfig } from '../config/server-config.js';
+export { ConfigError } from '../problems.js';

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { WebhookHandler } from '../contract.js';
 import { webhookOf } from '../decorator.js';
-import { checkWebhookSet, formatOptionPath } from '../webhook-options.js';
+import { checkWebhookSet } from '../options/webhook-set.js';
+import { formatProblem } from '../problems.js';
 import type { RegisteredWebhook } from './admission-endpoint.js';
 
 export class RegistrationError extends Error {
@@ -38,7 +39,7 @@ export function registerWebhooks(classes: readonly unknown[], origin = 'webhooks
   const clashes = checkWebhookSet(entries.map((entry) => entry.webhook));
   if (clashes.length > 0) {
     throw new RegistrationError(
-      clashes.map(({ index, problem }) => `${entries[index]!.source}: ${formatOptionPath(problem.path)}: ${problem.message}`).join('\n'),
+      clashes.map(({ index, problem }) => `${entries[index]!.source}: ${formatProblem(problem)}`).join('\n'),
     );
   }
   return new Map(entries.map((entry) => [entry.webhook.path, entry]));

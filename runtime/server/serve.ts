@@ -5,7 +5,8 @@
 import cluster from 'node:cluster';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
-import { DEFAULT_SERVER_CONFIG, loadServerConfig, mergeServerConfig, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
+import { defaultWorkers } from '../config/cpu-limit.js';
+import { checkServerConfig, DEFAULT_SERVER_CONFIG, MAX_WORKERS, mergeServerConfig, readServerConfigFile, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
 import { LazyKubeClient } from '../kube-client.js';
 import { rbacRulesOf } from '../rbac-options.js';
 import { createLogger } from '../log.js';
@@ -34,10 +35,16 @@ export interface RunningServer {
   log: Logger;
 }
 
-/** The file, then the flags; --dev binds every listener to loopback. */
+/**
+ * The defaults (workers from the container's CPU limit), the file, then the
+ * flags — the merged result checked against the file's schema; --dev binds
+ * every listener to loopback.
+ */
 async function resolveConfig(options: ServeOptions): Promise<ServerConfig> {
-  const fromFile = options.configFile ? await loadServerConfig(options.configFile) : DEFAULT_SERVER_CONFIG;
-  const config = mergeServerConfig(fromFile, options.overrides ?? {});
+  const fromFile = options.configFile ? await readServerConfigFile(options.configFile) : {};
+  const defaults = { ...DEFAULT_SERVER_CONFIG, workers: defaultWorkers(MAX_WORKERS) };
+  const config = mergeServerConfig(mergeServerConfig(defaults, fromFile), options.overrides ?? {});
+  checkServerConfig(config);
   if (!options.dev) return config;
   const loopback = (bindAddress: string) => ({ bindAddress: bindAddress || '127.0.0.1' });
   return mergeServerConfig(config, { webhook: loopback(config.webhook.bindAddress), health: loopback(config.health.bindAddress), metrics: loopback(config.metrics.bindAddress) });
@@ -76,11 +83,16 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
     process.stderr.write(`shaper-gen serve --dev: ${base} (self-signed; use curl -k)\n`);
   }
   const stop = stopOnFaults(server, log);
+  onSignals(() => void stop(false));
+}
+
+/** SIGTERM or SIGINT runs `shutdown` once; a second signal exits at once. */
+function onSignals(shutdown: () => void): void {
   let signalled = false;
   const onSignal = () => {
     if (signalled) process.exit(130);
     signalled = true;
-    void stop(false);
+    shutdown();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
@@ -90,14 +102,7 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
 async function serveWithWorkers(config: ServerConfig): Promise<void> {
   const log = createLogger(config.log.level);
   const pool = new WorkerPool(config, log);
-  let signalled = false;
-  const onSignal = () => {
-    if (signalled) process.exit(130);
-    signalled = true;
-    void pool.shutdown().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  onSignals(() => void pool.shutdown().then(() => process.exit(0)));
   try {
     await pool.start();
   } catch (error) {

@@ -8,10 +8,10 @@ import fastJsonPatch from 'fast-json-patch';
 import { pino, type Logger } from 'pino';
 import { admit } from '../admission/admit.js';
 import { MemoryObjects } from '../cache/memory-objects.js';
-import type { AdmissionRequest, AdmissionResponse, AdmissionReview, ReviewApiVersion, StatusCause } from '../admission/review.js';
+import { responseCode, type AdmissionRequest, type AdmissionResponse, type AdmissionReview, type ReviewApiVersion, type StatusCause } from '../admission/review.js';
 import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubeClient, KubernetesObject, UserInfo, WebhookHandler } from '../contract.js';
 import { webhookOf } from '../decorator.js';
-import type { ResolvedWebhook } from '../webhook-options.js';
+import type { ResolvedWebhook } from '../options/types.js';
 
 export interface RequestInput<T extends object = KubernetesObject> {
   operation?: AdmissionOperation;
@@ -109,7 +109,7 @@ export async function runWebhook<T extends object>(handler: WebhookHandler | (ne
   const patched = request.object && webhook.mutating ? (fastJsonPatch.applyPatch(structuredClone(request.object), patch, true, false).newDocument as T) : undefined;
   return {
     allowed: response.allowed,
-    code: response.status?.code ?? (response.allowed ? 200 : 403),
+    code: responseCode(response),
     reason: response.status?.reason,
     message: response.status?.message,
     causes: response.status?.details?.causes ?? [],

@@ -1,4 +1,4 @@
-import { Denied, Invalid, Webhook, assertValid, field, formatOptionPath, labelSelectorProblems, type AdmissionContext, type CustomValidator, type FieldError, type Warnings } from 'shaper-gen';
+import { Denied, Invalid, Webhook, assertValid, field, formatProblemPath, labelSelectorProblems, type AdmissionContext, type CustomValidator, type FieldError, type Warnings } from 'shaper-gen';
 import { MAX_WEIGHT, MIN_WEIGHT, type Assignment } from '../api/assignment.js';
 import { GROUP, PROTECTED_LABEL, VERSION } from '../api/group.js';
 import { PROFILES, type Profile } from '../api/profile.js';
@@ -67,7 +67,7 @@ function specErrors(assignment: Assignment): FieldError[] {
   if (!selector || (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0)) {
     errors.push(field.required('spec.selector', 'must select workloads with matchLabels or matchExpressions; an empty selector would match everything'));
   } else {
-    for (const problem of labelSelectorProblems(selector)) errors.push(field.invalid(formatOptionPath(['spec', 'selector', ...problem.path]), undefined, problem.message));
+    for (const problem of labelSelectorProblems(selector)) errors.push(field.invalid(formatProblemPath(['spec', 'selector', ...problem.path]), undefined, problem.message));
   }
   const weight = spec?.weight;
   if (weight !== undefined && (!Number.isInteger(weight) || weight < MIN_WEIGHT || weight > MAX_WEIGHT)) {

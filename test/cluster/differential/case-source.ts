@@ -3,7 +3,7 @@
  * option value starting on a line of its own: a diagnostic's line names the
  * webhook and the option path it is about.
  */
-import type { OptionPath } from '../../../runtime/webhook-options.js';
+import type { ProblemPath as OptionPath } from '../../../runtime/problems.js';
 import type { Case } from './corpus.js';
 
 export interface CaseSource {

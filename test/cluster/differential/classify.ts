@@ -3,7 +3,7 @@
  * may refuse what the API server accepts only for the categories below, each
  * one deliberate; every other disagreement is a bug on one side.
  */
-import type { OptionPath } from '../../../runtime/webhook-options.js';
+import type { ProblemPath as OptionPath } from '../../../runtime/problems.js';
 import type { Case } from './corpus.js';
 import type { GeneratorOutcome, GeneratorProblem } from './generate.js';
 

@@ -10,10 +10,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadGeneratorConfig } from '../../../generator/config.js';
-import { GenerationError, formatDiagnostic, type Diagnostic } from '../../../generator/diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from '../../../generator/diagnostics.js';
+import { ConfigError } from '../../../runtime/problems.js';
 import { generateManifests } from '../../../generator/manifests.js';
 import { writeGeneratedFiles } from '../../../generator/output.js';
-import type { OptionPath } from '../../../runtime/webhook-options.js';
+import type { ProblemPath as OptionPath } from '../../../runtime/problems.js';
 import type { FixtureProject } from '../../support/fixture-project.js';
 import { helmTemplate, type K8sObject } from '../../support/helm.js';
 import { caseSource, type CaseSource } from './case-source.js';
@@ -98,17 +99,17 @@ async function diagnosticsByCase(project: FixtureProject, batch: readonly Case[]
   try {
     await generate(project, batch);
   } catch (error) {
-    if (!(error instanceof GenerationError)) throw error;
-    diagnostics = error.diagnostics;
+    if (!(error instanceof ConfigError)) throw error;
+    diagnostics = error.problems as readonly Diagnostic[];
   }
   const problems = new Map(batch.map((c) => [c.id, [] as GeneratorProblem[]]));
   for (const diagnostic of diagnostics) {
-    const id = path.basename(diagnostic.file, '.ts');
+    const id = path.basename(diagnostic.source.file, '.ts');
     const list = problems.get(id);
-    if (!list || path.dirname(diagnostic.file) !== project.file('src/cases')) {
+    if (!list || path.dirname(diagnostic.source.file) !== project.file('src/cases')) {
       throw new Error(`a diagnostic outside the cases: ${formatDiagnostic(diagnostic, project.dir)}`);
     }
-    let optionPath = sources.get(id)!.pathAt.get(diagnostic.line) ?? [];
+    let optionPath = sources.get(id)!.pathAt.get(diagnostic.source.line) ?? [];
     // A missing option is reported at the whole options object; its name is in the message.
     const missing = /^option "(\w+)" is required$/.exec(diagnostic.message)?.[1];
     if (missing && optionPath.length === 1) optionPath = [...optionPath, missing];
@@ -153,6 +154,6 @@ async function renderCases(project: FixtureProject, cases: readonly Case[], vari
 }
 
 function failureText(error: unknown, project: FixtureProject): string {
-  if (error instanceof GenerationError) return error.diagnostics.map((d) => formatDiagnostic(d, project.dir)).join('\n');
+  if (error instanceof ConfigError) return error.problems.map((d) => formatDiagnostic(d, project.dir)).join('\n');
   return ((error as { stderr?: string }).stderr || (error as Error).message).trim();
 }

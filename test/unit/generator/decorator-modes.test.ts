@@ -67,6 +67,6 @@ describe.each<Mode>(['standard', 'experimental'])('@Webhook with %s decorators',
          export class X { check() {} }`,
         mode,
       ),
-    ).toThrow('@Webhook("/validate-x"): validating class X must implement at least one of validateCreate, validateUpdate, validateDelete, validateConnect');
+    ).toThrow('@Webhook("/validate-x"): validating webhook class X must implement at least one of validateCreate, validateUpdate, validateDelete, validateConnect');
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadGeneratorConfig } from '../../../generator/config.js';
-import { formatDiagnostic, GenerationError } from '../../../generator/diagnostics.js';
+import { formatDiagnostic } from '../../../generator/diagnostics.js';
+import { ConfigError } from '../../../runtime/problems.js';
 import { generateManifests } from '../../../generator/manifests.js';
-import type { ResolvedWebhook } from '../../../runtime/webhook-options.js';
+import type { ResolvedWebhook } from '../../../runtime/options/types.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 
 let project: FixtureProject | undefined;
@@ -21,7 +22,7 @@ async function problems(files: Record<string, string>): Promise<string[]> {
   try {
     await generateManifests(loadGeneratorConfig(undefined, project.dir));
   } catch (error) {
-    if (error instanceof GenerationError) return error.diagnostics.map((d) => formatDiagnostic(d, project!.dir));
+    if (error instanceof ConfigError) return error.problems.map((d) => formatDiagnostic(d, project!.dir));
     throw error;
   }
   throw new Error('expected generation to fail');
@@ -64,7 +65,7 @@ describe('static evaluation of decorator arguments', () => {
         export class NamespaceImport { default() {} }
       `,
     }).catch((error: unknown) => {
-      if (error instanceof GenerationError) throw new Error(error.diagnostics.map((d) => formatDiagnostic(d)).join('\n'));
+      if (error instanceof ConfigError) throw new Error(error.problems.map((d) => formatDiagnostic(d)).join('\n'));
       throw error;
     });
     expect(webhooks.get('Literals')).toMatchObject({

@@ -137,6 +137,6 @@ export class Z {}`,
   it('leaves every problem to the checker, which words the diagnostics', async () => {
     const result = await scanFixture({ 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\n${hook('Webhook', ', timeoutSeconds: 31')}` });
     expect(result.pass).toBe('checker');
-    expect(result.diagnostics.map((d) => path.basename(d.file))).toEqual(['hooks.ts']);
+    expect(result.diagnostics.map((d) => path.basename(d.source.file))).toEqual(['hooks.ts']);
   });
 });

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkWebhookSet,
-  defaultWebhookName,
-  formatOptionPath,
-  resolveWebhookOptions,
-  type ResolvedWebhook,
-} from '../../../runtime/webhook-options.js';
+import { defaultWebhookName, resolveWebhookOptions } from '../../../runtime/options/resolve.js';
+import type { ResolvedWebhook } from '../../../runtime/options/types.js';
+import { checkWebhookSet } from '../../../runtime/options/webhook-set.js';
+import { formatProblemPath as formatOptionPath } from '../../../runtime/problems.js';
 
 const rule = { groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles'], operations: ['CREATE'] };
 const validating = { path: '/validate-profile', mutating: false, rules: [rule] };

@@ -3,7 +3,7 @@ import { Webhook, type AdmissionContext } from 'shaper-gen';
 import { runWebhook } from 'shaper-gen/testing';
 import { resourceKey, resourcePath } from '../../../runtime/cache/cached-resource.js';
 import { mergeRbacRules, rbacRulesOf } from '../../../runtime/rbac-options.js';
-import { resolveWebhookOptions } from '../../../runtime/webhook-options.js';
+import { resolveWebhookOptions } from '../../../runtime/options/resolve.js';
 
 const base = { path: '/validate-x', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }] };
 const PROFILES = { group: 'shaper.io', version: 'v1alpha1', resource: 'profiles' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeRbacRules } from '../../../runtime/rbac-options.js';
-import { resolveWebhookOptions } from '../../../runtime/webhook-options.js';
+import { resolveWebhookOptions } from '../../../runtime/options/resolve.js';
 
 const base = { path: '/validate-x', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }] };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SERVER_CONFIG, mergeServerConfig, parseServerConfig, ServerConfigError } from '../../../runtime/config/server-config.js';
+import { DEFAULT_SERVER_CONFIG, mergeServerConfig, parseServerConfig } from '../../../runtime/config/server-config.js';
+import { ConfigError, formatProblem } from '../../../runtime/problems.js';
 import { CIPHER_SUITE_NAMES } from '../../../runtime/tls/cipher-suites.js';
 
 describe('ServerConfig', () => {
@@ -34,8 +35,8 @@ log: { level: loud }
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ServerConfigError);
-    expect((error as ServerConfigError).problems).toEqual([
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems.map((problem) => formatProblem(problem))).toEqual([
       'config.yaml:1:13: apiVersion: must be one of shaper-gen.io/v1alpha1',
       'config.yaml:4:9: webhook.port: must be an integer from 0 to 65535',
       'config.yaml:5:3: webhook.certname: unknown key; did you mean "certName"? expected one of bindAddress, port, certDir, certName, keyName, clientCAName, tlsMinVersion, cipherSuites, maxRequestBytes, certPollSeconds',
@@ -49,7 +50,7 @@ log: { level: loud }
     const config = parseServerConfig(`${header}webhook: { cipherSuites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, ECDHE-ECDSA-AES128-SHA] }\n`);
     expect(config.webhook.cipherSuites).toEqual(['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'ECDHE-ECDSA-AES128-SHA']);
     expect(() => parseServerConfig(`${header}webhook: { cipherSuites: [AES128-SHA] }\n`, 'config.yaml')).toThrow(
-      new ServerConfigError([`config.yaml:3:27: webhook.cipherSuites[0]: must be one of ${CIPHER_SUITE_NAMES.join(', ')}`]),
+      `invalid server configuration:\n  config.yaml:3:27: webhook.cipherSuites[0]: must be one of ${CIPHER_SUITE_NAMES.join(', ')}`,
     );
   });
 

@@ -1,0 +1,70 @@
+/**
+ * Kubernetes' name rules (k8s.io/apimachinery validation), for every option
+ * and setting that holds a name: webhook names and paths, API groups,
+ * resources, label keys and values. The ServerConfig's expectedPaths use the
+ * same webhook path rule as `@Webhook({ path })`.
+ */
+
+export const MAX_DNS_SUBDOMAIN = 253;
+const MAX_LABEL = 63;
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const RESOURCE_PART = /^(\*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
+const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+/** RFC 1123 label: lower-case letters, digits and "-", at most `max` characters. */
+export function isDnsLabel(value: string, max = MAX_LABEL): boolean {
+  return value.length <= max && DNS_LABEL.test(value);
+}
+
+/** RFC 1123 subdomain: dot-separated labels, at most 253 characters. */
+export function isDnsSubdomain(value: string): boolean {
+  return value.length <= MAX_DNS_SUBDOMAIN && DNS_SUBDOMAIN.test(value);
+}
+
+/** An API group as rules and RBAC name it: "" (core), "*" or a DNS subdomain. */
+export function isApiGroupOrWildcard(group: string): boolean {
+  return group === '' || group === '*' || isDnsSubdomain(group);
+}
+
+/** `<resource>` or `<resource>/<subresource>`, lower-case, either part may be "*". */
+export function isResourceReference(value: string): boolean {
+  const parts = value.split('/');
+  return parts.length <= 2 && parts.every((part) => RESOURCE_PART.test(part));
+}
+
+/** A label key or condition name: `[prefix/]name`, name at most 63 characters, prefix a DNS subdomain. */
+export function isQualifiedName(value: string): boolean {
+  const parts = value.split('/');
+  if (parts.length > 2) return false;
+  const name = parts.at(-1) ?? '';
+  const prefix = parts.length === 2 ? parts[0]! : undefined;
+  if (prefix !== undefined && !isDnsSubdomain(prefix)) return false;
+  return name.length > 0 && name.length <= MAX_LABEL && QUALIFIED_NAME_PART.test(name);
+}
+
+export function isLabelValue(value: string): boolean {
+  return value.length <= MAX_LABEL && LABEL_VALUE.test(value);
+}
+
+/**
+ * What is wrong with a webhook path, if anything. The API server requires each
+ * segment after the leading "/" to be a lowercase RFC 1123 subdomain
+ * (k8s.io/apiserver pkg/util/webhook ValidateWebhookService); the prefix
+ * `/validate-` or `/mutate-` and no trailing "/" are this project's rules.
+ */
+export function webhookPathProblem(path: string): string | undefined {
+  if (!/^\/(validate|mutate)-/.test(path)) return `path "${path}" must be "/validate-<name>" or "/mutate-<name>"`;
+  if (path.endsWith('/')) return `path "${path}" must not end with "/"`;
+  const segments = path.slice(1).split('/');
+  for (const [i, segment] of segments.entries()) {
+    if (segment === '') return `path "${path}": segment[${i}] may not be empty (no "//")`;
+    if (segment.length > MAX_DNS_SUBDOMAIN) return `path "${path}": segment[${i}] is ${segment.length} characters; the API server allows at most ${MAX_DNS_SUBDOMAIN} per segment`;
+    if (!DNS_SUBDOMAIN.test(segment)) {
+      return `path "${path}": segment[${i}] "${segment}" must be a lowercase RFC 1123 subdomain (letters, digits, "-" and ".", beginning and ending with a letter or digit), as the API server requires of every path segment`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,89 @@
+/**
+ * The public API of `shaper-gen` (runtime/index.ts), pinned: a change here is
+ * a change to what users may import, and should be made on purpose.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as api from 'shaper-gen';
+
+describe('shaper-gen public API', () => {
+  it('exports exactly these values', () => {
+    expect(Object.keys(api).sort()).toEqual([
+      'AdmissionDenial',
+      'ConfigError',
+      'Denied',
+      'Forbidden',
+      'Invalid',
+      'Webhook',
+      'assertValid',
+      'field',
+      'formatProblemPath',
+      'labelSelectorProblems',
+      'resourceKey',
+      'webhookOf',
+    ]);
+  });
+
+  it('exports exactly these types', () => {
+    const source = readFileSync(new URL('../../../runtime/index.ts', import.meta.url), 'utf8');
+    const types = [...source.matchAll(/export type \{([^}]*)\}/g), ...source.matchAll(/export \{([^}]*)\}/g)]
+      .flatMap((match) => match[1]!.split(','))
+      .map((name) => name.trim())
+      .filter((name) => name !== '')
+      .map((name) => name.replace(/^type /, ''))
+      .filter((name) => !(name in api))
+      .sort();
+    expect(types).toEqual([
+      'AdmissionContext',
+      'AdmissionOperation',
+      'AdmissionRequest',
+      'AdmissionRequestInfo',
+      'AdmissionResponse',
+      'AdmissionReview',
+      'AdmissionReviewVersion',
+      'CacheReader',
+      'CachedResource',
+      'CauseType',
+      'CustomDefaulter',
+      'CustomValidator',
+      'FailurePolicy',
+      'FieldError',
+      'GroupVersionKind',
+      'GroupVersionResource',
+      'HandlerFor',
+      'KubeClient',
+      'KubernetesObject',
+      'LabelSelector',
+      'LabelSelectorRequirement',
+      'MatchCondition',
+      'MatchPolicy',
+      'ObjectMeta',
+      'Operation',
+      'Problem',
+      'ProblemPath',
+      'RbacRule',
+      'ReadOptions',
+      'ReinvocationPolicy',
+      'ResolvedRule',
+      'ResolvedWebhook',
+      'ReviewApiVersion',
+      'RuleOptions',
+      'Scope',
+      'SelectorOperator',
+      'ServerConfig',
+      'SideEffects',
+      'SourceLocation',
+      'Status',
+      'StatusCause',
+      'UserInfo',
+      'Warnings',
+      'WebhookHandler',
+      'WebhookOptions',
+    ]);
+  });
+
+  it('lists every export by name (no `export *`)', () => {
+    const source = readFileSync(new URL('../../../runtime/index.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/export \*/);
+  });
+});
