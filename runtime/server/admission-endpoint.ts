@@ -17,19 +17,12 @@ import {
   type ReviewApiVersion,
   type ReviewIdentity,
 } from '../admission/review.js';
-import type { KubeClient, WebhookHandler } from '../contract.js';
+import type { KubeClient } from '../contract.js';
 import type { ObjectSource } from '../cache/object-source.js';
-import type { ResolvedWebhook } from '../webhook-options.js';
 import { readBody } from './body.js';
 import { reviewHeapCost, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
-
-export interface RegisteredWebhook {
-  readonly webhook: ResolvedWebhook;
-  readonly handler: WebhookHandler;
-  /** Where the class came from, for logs: `ClassName` or `module#ClassName`. */
-  readonly source: string;
-}
+import type { RegisteredWebhook } from './registry.js';
 
 export interface EndpointDeps {
   readonly log: Logger;

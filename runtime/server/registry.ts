@@ -8,8 +8,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { WebhookHandler } from '../contract.js';
 import { webhookOf } from '../decorator.js';
-import { checkWebhookSet, formatOptionPath } from '../webhook-options.js';
-import type { RegisteredWebhook } from './admission-endpoint.js';
+import { checkWebhookSet, formatOptionPath, type ResolvedWebhook } from '../webhook-options.js';
+
+/** A decorated class made ready to serve: its resolved options and one instance. */
+export interface RegisteredWebhook {
+  readonly webhook: ResolvedWebhook;
+  readonly handler: WebhookHandler;
+  /** Where the class came from, for logs: `ClassName` or `module#ClassName`. */
+  readonly source: string;
+}
 
 export class RegistrationError extends Error {
   override name = 'RegistrationError';
