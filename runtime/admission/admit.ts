@@ -21,12 +21,8 @@ export type Outcome = 'allowed' | 'denied' | 'error' | 'timeout';
 export interface AdmitResult {
   response: AdmissionResponse;
   outcome: Outcome;
-  /** The patch operations of a mutating webhook, when it changed the object. */
+  /** The operations `response.patch` encodes, for callers that read them (shaper-gen/testing) without decoding it again. */
   patch?: PatchOperation[];
-  /** The object as the defaulter left it (mutating webhooks). */
-  patched?: KubernetesObject;
-  /** What a handler threw that was not an AdmissionDenial. */
-  error?: unknown;
 }
 
 export interface AdmitOptions {
@@ -113,7 +109,7 @@ async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest,
     response.patch = encodePatch(patch);
     response.patchType = 'JSONPatch';
   }
-  return { outcome: 'allowed', response, patch, patched };
+  return patch.length > 0 ? { outcome: 'allowed', response, patch } : { outcome: 'allowed', response };
 }
 
 function callValidator(handler: CustomValidator, request: AdmissionRequest, ctx: RequestContext) {
@@ -171,7 +167,7 @@ function failure(error: unknown, webhook: ResolvedWebhook, request: AdmissionReq
 function handlerError(error: unknown, webhook: ResolvedWebhook, request: AdmissionRequest, ctx: RequestContext): AdmitResult {
   ctx.log.error({ err: loggableThrown(error) }, 'handler failed');
   const detail = describeThrown(error).message;
-  return { outcome: 'error', error, response: erroredResponse(500, `internal error in webhook ${webhook.name} (${webhook.path}): ${detail}`, request.uid) };
+  return { outcome: 'error', response: erroredResponse(500, `internal error in webhook ${webhook.name} (${webhook.path}): ${detail}`, request.uid) };
 }
 
 /** metav1.Status for an explicit denial; Invalid gets apimachinery's NewInvalid message, details and causes. */
