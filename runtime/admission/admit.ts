@@ -54,11 +54,18 @@ export function handlerDeadlineMs(webhook: ResolvedWebhook): number {
   return total - Math.min(500, total * 0.2);
 }
 
-/** No answer within the deadline: what the API server would do, said in time — allowed with a warning under Ignore, else 504. */
-export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: number, warnings: readonly string[] = []): AdmissionResponse {
-  const message = `webhook ${webhook.name} (${webhook.path}) did not answer within ${ms} ms`;
+/**
+ * This webhook could not decide: what the API server does when a call fails, said in time and with the
+ * reason — allowed with the message as a warning under failurePolicy Ignore, else denied with `code`.
+ */
+export function failedCallResponse(webhook: ResolvedWebhook, uid: string, code: number, message: string, warnings: readonly string[] = []): AdmissionResponse {
   if (webhook.failurePolicy === 'Ignore') return { uid, allowed: true, warnings: [...warnings, `${message}; allowed because its failurePolicy is Ignore`] };
-  return erroredResponse(504, message, uid);
+  return erroredResponse(code, message, uid);
+}
+
+/** No answer within the deadline: a failed call (504). */
+export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: number, warnings: readonly string[] = []): AdmissionResponse {
+  return failedCallResponse(webhook, uid, 504, `webhook ${webhook.name} (${webhook.path}) did not answer within ${ms} ms`, warnings);
 }
 
 export async function admit(

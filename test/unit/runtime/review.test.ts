@@ -45,9 +45,9 @@ describe('decodeReview', () => {
     ['object an array', review(request({ object: [] })), { error: 'AdmissionReview request.object must be an object, got an array', apiVersion: v1, uid: 'u-1' }],
     ['dryRun a string', review(request({ dryRun: 'yes' })), { error: 'AdmissionReview request.dryRun must be true or false, got "yes"', apiVersion: v1, uid: 'u-1' }],
     ['v1beta1 kept', review(request({ operation: 'PATCH' }), 'admission.k8s.io/v1beta1'), { error: 'AdmissionReview request has an unknown operation "PATCH"', apiVersion: 'admission.k8s.io/v1beta1', uid: 'u-1' }],
-    ['nested deeper than the limit', review(request({ object: { a: JSON.parse(deep(MAX_NESTING_DEPTH)) } })), { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, apiVersion: v1, uid: 'u-1' }],
-    ['too deep, fields in any order, uid escaped', JSON.stringify({ request: { object: JSON.parse(deep(MAX_NESTING_DEPTH + 1)), uid: 'u-"2"' }, kind: 'AdmissionReview', apiVersion: v1 }), { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, apiVersion: v1, uid: 'u-"2"' }],
-    ['too deep, uid cut off', JSON.stringify({ apiVersion: v1, request: { object: JSON.parse(deep(MAX_NESTING_DEPTH + 1)), uid: 'u-3' } }).slice(0, -6), { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, apiVersion: v1 }],
+    ['nested deeper than the limit', review(request({ object: { a: JSON.parse(deep(MAX_NESTING_DEPTH)) } })), { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, exceedsLimit: true, apiVersion: v1, uid: 'u-1' }],
+    ['too deep, fields in any order, uid escaped', JSON.stringify({ request: { object: JSON.parse(deep(MAX_NESTING_DEPTH + 1)), uid: 'u-"2"' }, kind: 'AdmissionReview', apiVersion: v1 }), { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, exceedsLimit: true, apiVersion: v1, uid: 'u-"2"' }],
+    ['too deep, uid cut off', JSON.stringify({ apiVersion: v1, request: { object: JSON.parse(deep(MAX_NESTING_DEPTH + 1)), uid: 'u-3' } }).slice(0, -6), { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, exceedsLimit: true, apiVersion: v1 }],
   ];
   it.each(refusals)('refuses %s', (_name, body, expected) => {
     expect(decodeReview(body)).toEqual(expected);
