@@ -1,6 +1,6 @@
 /** decodeReview on every malformed shape: the refusal names the problem and keeps the apiVersion and uid the body carried. */
 import { describe, expect, it } from 'vitest';
-import { decodeReview, MAX_NESTING_DEPTH } from '../../../runtime/admission/review.js';
+import { decodeReview, MAX_NESTING_DEPTH } from '../../../../runtime/admission/review.js';
 
 const v1 = 'admission.k8s.io/v1';
 const request = (overrides: Record<string, unknown> = {}) => ({
