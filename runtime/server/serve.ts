@@ -76,28 +76,14 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
     process.stderr.write(`shaper-gen serve --dev: ${base} (self-signed; use curl -k)\n`);
   }
   const stop = stopOnFaults(server, log);
-  let signalled = false;
-  const onSignal = () => {
-    if (signalled) process.exit(130);
-    signalled = true;
-    void stop(false);
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  onSignals(() => void stop(false));
 }
 
 /** The primary of `workers` > 1: forks the workers, serves probes and metrics, coordinates the drain. */
 async function serveWithWorkers(config: ServerConfig): Promise<void> {
   const log = createLogger(config.log.level);
   const pool = new WorkerPool(config, log);
-  let signalled = false;
-  const onSignal = () => {
-    if (signalled) process.exit(130);
-    signalled = true;
-    void pool.shutdown().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  onSignals(() => void pool.shutdown().then(() => process.exit(0)));
   try {
     await pool.start();
   } catch (error) {
@@ -126,6 +112,18 @@ async function serveAsWorker(options: ServeOptions): Promise<void> {
   process.on('SIGTERM', () => undefined);
   process.on('SIGINT', () => undefined);
   process.send?.({ type: 'serving' } satisfies FromWorker);
+}
+
+/** The first SIGTERM or SIGINT runs `stop`; a second one exits at once. */
+function onSignals(stop: () => void): void {
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    stop();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 /**
