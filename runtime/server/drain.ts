@@ -51,7 +51,7 @@ export class Drain {
       });
     }
     if ((await listener.close(shutdown.timeoutSeconds * 1000)) === 'timeout') {
-      log.warn('requests still in flight at the shutdown timeout; closed their connections');
+      log.warn('requests still in flight at the shutdown timeout; closing their connections');
     }
     await this.options.release();
     log.info('stopped');
