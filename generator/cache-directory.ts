@@ -1,3 +1,4 @@
+/** Where the CLI keeps its caches across runs (Node's compile cache, the TypeScript compiler's code cache): a per-user, per-OS location. */
 import os from 'node:os';
 import path from 'node:path';
 

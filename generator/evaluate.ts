@@ -4,6 +4,9 @@
  * expression, never a guess. Names are looked up through a NameResolver: the
  * type checker's, or the syntax-only one (syntax-resolver.ts) that gives the
  * same answers where it answers at all.
+ *
+ * Over 250 lines on purpose: one recursion over the expression kinds, whose
+ * cases share the diagnostic wording.
  */
 import type { ts as TS } from 'ts-morph';
 import { formatProblemPath, type ProblemPath } from '../runtime/problems.js';

@@ -1,3 +1,7 @@
+/**
+ * The `shaper-gen manifests` command's flags; the work is in run-manifests.ts,
+ * imported only once the generator packages are known to be installed.
+ */
 import { Command } from 'commander';
 import { withGeneratorPackages } from './generator-packages.js';
 

@@ -1,3 +1,4 @@
+/** Finds shaper-gen's own package directory, where templates/ and scaffold/ live, from the sources and the build alike. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

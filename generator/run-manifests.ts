@@ -1,3 +1,8 @@
+/**
+ * `shaper-gen manifests` end to end: load the config, generate, then write,
+ * check (`--check`, for CI) or print (`--stdout`), and print diagnostics as
+ * `file:line:col: message`; turns the outcome into an exit code.
+ */
 import path from 'node:path';
 import { loadGeneratorConfig } from './config.js';
 import { ConfigError } from '../runtime/problems.js';

@@ -13,6 +13,9 @@
  * `export *`, enum members whose value is not a literal or a literal's
  * successor, ambient enums, and imports that two resolution modes resolve
  * differently.
+ *
+ * Over 250 lines on purpose: the forms it models and the ones it refuses are
+ * one boundary, read best in one file.
  */
 import type { ts as TS } from 'ts-morph';
 import type { Binding, NameResolver } from './evaluate.js';

@@ -1,3 +1,7 @@
+/**
+ * The `shaper-gen dev` command's flags; the watch-generate-build-serve loop is
+ * in run-dev.ts, imported only once the generator packages are installed.
+ */
 import { Command } from 'commander';
 import { settingArgument } from '../../runtime/cli/serve-command.js';
 import { withGeneratorPackages } from '../generator-packages.js';

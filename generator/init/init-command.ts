@@ -1,3 +1,4 @@
+/** The `shaper-gen init` command's flags; scaffolding is in run-init.ts, whose refusals print as one line and exit 2. */
 import { Command } from 'commander';
 import type { InitFlags } from './run-init.js';
 

@@ -21,12 +21,8 @@ export type Outcome = 'allowed' | 'denied' | 'error' | 'timeout';
 export interface AdmitResult {
   response: AdmissionResponse;
   outcome: Outcome;
-  /** The patch operations of a mutating webhook, when it changed the object. */
+  /** The operations `response.patch` encodes, for callers that read them (shaper-gen/testing) without decoding it again. */
   patch?: PatchOperation[];
-  /** The object as the defaulter left it (mutating webhooks). */
-  patched?: KubernetesObject;
-  /** What a handler threw that was not an AdmissionDenial. */
-  error?: unknown;
 }
 
 export interface AdmitOptions {
@@ -58,11 +54,18 @@ export function handlerDeadlineMs(webhook: ResolvedWebhook): number {
   return total - Math.min(500, total * 0.2);
 }
 
-/** No answer within the deadline: what the API server would do, said in time — allowed with a warning under Ignore, else 504. */
-export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: number, warnings: readonly string[] = []): AdmissionResponse {
-  const message = `webhook ${webhook.name} (${webhook.path}) did not answer within ${ms} ms`;
+/**
+ * This webhook could not decide: what the API server does when a call fails, said in time and with the
+ * reason — allowed with the message as a warning under failurePolicy Ignore, else denied with `code`.
+ */
+export function failedCallResponse(webhook: ResolvedWebhook, uid: string, code: number, message: string, warnings: readonly string[] = []): AdmissionResponse {
   if (webhook.failurePolicy === 'Ignore') return { uid, allowed: true, warnings: [...warnings, `${message}; allowed because its failurePolicy is Ignore`] };
-  return erroredResponse(504, message, uid);
+  return erroredResponse(code, message, uid);
+}
+
+/** No answer within the deadline: a failed call (504). */
+export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: number, warnings: readonly string[] = []): AdmissionResponse {
+  return failedCallResponse(webhook, uid, 504, `webhook ${webhook.name} (${webhook.path}) did not answer within ${ms} ms`, warnings);
 }
 
 export async function admit(
@@ -113,7 +116,7 @@ async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest,
     response.patch = encodePatch(patch);
     response.patchType = 'JSONPatch';
   }
-  return { outcome: 'allowed', response, patch, patched };
+  return patch.length > 0 ? { outcome: 'allowed', response, patch } : { outcome: 'allowed', response };
 }
 
 function callValidator(handler: CustomValidator, request: AdmissionRequest, ctx: RequestContext) {
@@ -171,7 +174,7 @@ function failure(error: unknown, webhook: ResolvedWebhook, request: AdmissionReq
 function handlerError(error: unknown, webhook: ResolvedWebhook, request: AdmissionRequest, ctx: RequestContext): AdmitResult {
   ctx.log.error({ err: loggableThrown(error) }, 'handler failed');
   const detail = describeThrown(error).message;
-  return { outcome: 'error', error, response: erroredResponse(500, `internal error in webhook ${webhook.name} (${webhook.path}): ${detail}`, request.uid) };
+  return { outcome: 'error', response: erroredResponse(500, `internal error in webhook ${webhook.name} (${webhook.path}): ${detail}`, request.uid) };
 }
 
 /** metav1.Status for an explicit denial; Invalid gets apimachinery's NewInvalid message, details and causes. */

@@ -54,9 +54,15 @@ export interface AdmissionReview {
   response?: AdmissionResponse;
 }
 
+/**
+ * A review, or why the body is none. `exceedsLimit`: a review the API server
+ * can send that this server will not process (nested too deep), which is
+ * answered under the webhook's failurePolicy; every other refusal is of a
+ * body no API server sends (README, "Design notes").
+ */
 export type DecodeResult =
   | { review: AdmissionReview & { request: AdmissionRequest } }
-  | ({ error: string } & ReviewIdentity);
+  | ({ error: string; exceedsLimit?: true } & ReviewIdentity);
 
 /**
  * The deepest nesting accepted, in objects and arrays. The API server's own
@@ -122,7 +128,7 @@ export function identifyReview(body: string): ReviewIdentity {
 export function decodeReview(body: string): DecodeResult {
   // Each level costs at least two characters, so only a long body can be too deep.
   if (body.length > MAX_NESTING_DEPTH * 2 && scanReview(body, MAX_NESTING_DEPTH).tooDeep) {
-    return { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, ...identifyReview(body) };
+    return { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, exceedsLimit: true, ...identifyReview(body) };
   }
   let parsed: unknown;
   try {

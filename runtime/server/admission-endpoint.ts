@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { admit, handlerDeadlineMs, timeoutResponse, type AdmitResult } from '../admission/admit.js';
+import { admit, failedCallResponse, handlerDeadlineMs, timeoutResponse, type AdmitResult } from '../admission/admit.js';
 import {
   decodeReview,
   erroredResponse,
@@ -17,19 +17,12 @@ import {
   type ReviewApiVersion,
   type ReviewIdentity,
 } from '../admission/review.js';
-import type { KubeClient, WebhookHandler } from '../contract.js';
+import type { KubeClient } from '../contract.js';
 import type { ObjectSource } from '../cache/object-source.js';
-import type { ResolvedWebhook } from '../options/types.js';
 import { readBody } from './body.js';
 import { reviewHeapCost, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
-
-export interface RegisteredWebhook {
-  readonly webhook: ResolvedWebhook;
-  readonly handler: WebhookHandler;
-  /** Where the class came from, for logs: `ClassName` or `module#ClassName`. */
-  readonly source: string;
-}
+import type { RegisteredWebhook } from './registry.js';
 
 export interface EndpointDeps {
   readonly log: Logger;
@@ -49,10 +42,20 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
   const series = deps.metrics.forWebhook(webhook.path);
   const log = deps.log.child({ webhook: webhook.path });
 
+  // A body no API server sends (wrong method, type or encoding, not a review): HTTP status = code, so that any client sees the failure.
   const reject = (res: ServerResponse, code: number, message: string, { apiVersion = 'admission.k8s.io/v1', uid = '' }: ReviewIdentity = {}) => {
     deps.metrics.countRejected(code);
     log.info({ code, uid }, message);
     send(res, code, reviewOf(apiVersion, erroredResponse(code, message, uid)));
+  };
+  // A review the API server can send that this server will not process (too large, too deep): HTTP 200 under the
+  // webhook's failurePolicy, as the API server would treat a failed call, but with the reason (README, "Design notes").
+  const cannotReview = (res: ServerResponse, code: number, reason: string, identity: ReviewIdentity) => {
+    const { apiVersion, uid } = identity;
+    if (!apiVersion || !uid) return reject(res, code, reason, identity);
+    deps.metrics.countRejected(code);
+    log.info({ code, uid }, reason);
+    send(res, 200, reviewOf(apiVersion, failedCallResponse(webhook, uid, code, `webhook ${webhook.name} (${webhook.path}) cannot review this request: ${reason}`)));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, started: bigint) => {
@@ -62,19 +65,16 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     }
     // The body first: every refusal below names the request's uid, as the API server requires of any answer.
     const read = await readBody(req, deps.maxRequestBytes);
-    if (!read.ok) return reject(res, read.code, read.message, identifyReview(read.head ?? ''));
-    const contentType = req.headers['content-type'];
-    if (!contentType || !isJson(contentType)) {
-      return reject(res, 400, `Content-Type ${JSON.stringify((contentType ?? '').slice(0, 64))} not supported; expected application/json`, identifyReview(read.body));
+    const unsupported = unsupportedHeaders(req);
+    if (!read.ok) {
+      const identity = identifyReview(read.head ?? '');
+      return read.code === 413 && !unsupported ? cannotReview(res, 413, read.message, identity) : reject(res, read.code, read.message, identity);
     }
-    const encoding = req.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-      return reject(res, 415, `Content-Encoding ${JSON.stringify(encoding.slice(0, 64))} not supported; the API server sends admission reviews unencoded`, identifyReview(read.body));
-    }
+    if (unsupported) return reject(res, unsupported.code, unsupported.message, identifyReview(read.body));
     const cost = reviewHeapCost(read.body, webhook.mutating);
     if (cost > deps.memory.capacity) {
       const work = webhook.mutating ? 'decode, default and diff' : 'decode and validate';
-      return reject(res, 413, `this review needs about ${mib(cost)} MiB of heap to ${work}, more than the ${mib(deps.memory.capacity)} MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`, identifyReview(read.body));
+      return cannotReview(res, 413, `this review needs about ${mib(cost)} MiB of heap to ${work}, more than the ${mib(deps.memory.capacity)} MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`, identifyReview(read.body));
     }
     const deadlineMs = handlerDeadlineMs(webhook);
     const waitStarted = Date.now();
@@ -90,7 +90,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     let request: AdmissionRequest;
     try {
       const decoded = decodeReview(read.body);
-      if ('error' in decoded) return reject(res, 400, decoded.error, decoded);
+      if ('error' in decoded) return (decoded.exceedsLimit ? cannotReview : reject)(res, 400, decoded.error, decoded);
       ({ apiVersion, request } = decoded.review);
       result = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs: Date.now() - waitStarted });
       send(res, 200, reviewOf(apiVersion, result.response));
@@ -124,9 +124,17 @@ function mib(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(0);
 }
 
-function isJson(contentType: string): boolean {
-  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
-  return type === 'application/json';
+/** A Content-Type or Content-Encoding the API server never sends. */
+function unsupportedHeaders(req: IncomingMessage): { code: number; message: string } | undefined {
+  const contentType = req.headers['content-type'];
+  if (contentType?.split(';', 1)[0]!.trim().toLowerCase() !== 'application/json') {
+    return { code: 400, message: `Content-Type ${JSON.stringify((contentType ?? '').slice(0, 64))} not supported; expected application/json` };
+  }
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    return { code: 415, message: `Content-Encoding ${JSON.stringify(encoding.slice(0, 64))} not supported; the API server sends admission reviews unencoded` };
+  }
+  return undefined;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

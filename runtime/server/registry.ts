@@ -9,8 +9,16 @@ import { pathToFileURL } from 'node:url';
 import type { WebhookHandler } from '../contract.js';
 import { webhookOf } from '../decorator.js';
 import { checkWebhookSet } from '../options/webhook-set.js';
+import type { ResolvedWebhook } from '../options/types.js';
 import { formatProblem } from '../problems.js';
-import type { RegisteredWebhook } from './admission-endpoint.js';
+
+/** A decorated class made ready to serve: its resolved options and one instance. */
+export interface RegisteredWebhook {
+  readonly webhook: ResolvedWebhook;
+  readonly handler: WebhookHandler;
+  /** Where the class came from, for logs: `ClassName` or `module#ClassName`. */
+  readonly source: string;
+}
 
 export class RegistrationError extends Error {
   override name = 'RegistrationError';

@@ -86,18 +86,6 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
   onSignals(() => void stop(false));
 }
 
-/** SIGTERM or SIGINT runs `shutdown` once; a second signal exits at once. */
-function onSignals(shutdown: () => void): void {
-  let signalled = false;
-  const onSignal = () => {
-    if (signalled) process.exit(130);
-    signalled = true;
-    shutdown();
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-}
-
 /** The primary of `workers` > 1: forks the workers, serves probes and metrics, coordinates the drain. */
 async function serveWithWorkers(config: ServerConfig): Promise<void> {
   const log = createLogger(config.log.level);
@@ -131,6 +119,18 @@ async function serveAsWorker(options: ServeOptions): Promise<void> {
   process.on('SIGTERM', () => undefined);
   process.on('SIGINT', () => undefined);
   process.send?.({ type: 'serving' } satisfies FromWorker);
+}
+
+/** The first SIGTERM or SIGINT runs `stop`; a second one exits at once. */
+function onSignals(stop: () => void): void {
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    stop();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 /**

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
+import { listen, sharedProbePort } from './listen.js';
 
 /** The primary's answer deadline for a worker's readiness: inside the kubelet's 1 s probe timeout. */
 const WORKER_ANSWER_MS = 800;
@@ -53,7 +54,7 @@ export class WorkerPool {
     });
     const addresses: { health?: AddressInfo; metrics?: AddressInfo } = {};
     const { health, metrics } = this.config;
-    const shared = health.port !== 0 && health.port === metrics.port;
+    const shared = sharedProbePort(this.config);
     if (health.port !== 0) addresses.health = await this.listen(health, (req, res) => this.probe(req, res, shared));
     if (metrics.port !== 0 && !shared) addresses.metrics = await this.listen(metrics, (req, res) => this.probe(req, res, true));
     if (shared) addresses.metrics = addresses.health;
@@ -158,14 +159,10 @@ export class WorkerPool {
     reply(404, 'text/plain; charset=utf-8', `nothing at ${url.pathname}\n`);
   }
 
-  private async listen(config: ListenerConfig, handler: http.RequestListener): Promise<AddressInfo> {
+  private listen(config: ListenerConfig, handler: http.RequestListener): Promise<AddressInfo> {
     const server = http.createServer(handler);
     this.listeners.push(server);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.bindAddress || undefined, () => resolve());
-    });
-    return server.address() as AddressInfo;
+    return listen(server, config);
   }
 }
 

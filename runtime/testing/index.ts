@@ -104,9 +104,8 @@ export async function runWebhook<T extends object>(handler: WebhookHandler | (ne
     objects: new MemoryObjects(options.objects ?? {}),
     deadlineMs: options.deadlineMs,
   });
-  const { response } = result;
-  const patch = response.patch ? (JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as fastJsonPatch.Operation[]) : [];
-  const patched = request.object && webhook.mutating ? (fastJsonPatch.applyPatch(structuredClone(request.object), patch, true, false).newDocument as T) : undefined;
+  const { response, patch = [] } = result;
+  const patched = request.object && webhook.mutating ? (fastJsonPatch.applyPatch(request.object, structuredClone(patch), true, false).newDocument as T) : undefined;
   return {
     allowed: response.allowed,
     code: responseCode(response),

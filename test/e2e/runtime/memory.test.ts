@@ -1,6 +1,6 @@
 /**
  * Large reviews against the heap: a review that could never fit is refused
- * with a 413 AdmissionReview, large reviews queue instead of running
+ * under its failurePolicy (413 under Fail), large reviews queue instead of running
  * together, and the built server with the chart's heap survives a 7 MiB
  * review of small properties (before the budget it died of heap exhaustion).
  */
@@ -37,11 +37,11 @@ describe('the review heap budget', () => {
   });
   afterAll(() => server.stop());
 
-  it('refuses a review that could never fit with a 413 AdmissionReview that names what it needs, and serves on', async () => {
+  it('refuses a review that could never fit under its failurePolicy (Fail: denied with 413) naming what it needs, and serves on', async () => {
     const review = widget(120_000, 'big-uid');
     const cost = reviewHeapCost(JSON.stringify(review), true);
     const res = await server.post('/mutate-widget', review);
-    expect(res.status).toBe(413);
+    expect(res.status).toBe(200);
     expect(res.json).toEqual({
       apiVersion: 'admission.k8s.io/v1',
       kind: 'AdmissionReview',
@@ -53,7 +53,7 @@ describe('the review heap budget', () => {
           status: 'Failure',
           code: 413,
           reason: 'RequestEntityTooLarge',
-          message: `this review needs about ${(cost / MiB).toFixed(0)} MiB of heap to decode, default and diff, more than the 12 MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`,
+          message: `webhook mutate-widget.example.io (/mutate-widget) cannot review this request: this review needs about ${(cost / MiB).toFixed(0)} MiB of heap to decode, default and diff, more than the 12 MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`,
         },
       },
     });

@@ -62,7 +62,7 @@ describe('TLS', () => {
     const rsa = await t.ca.issue({ commonName: 'localhost', hosts: ['localhost', '127.0.0.1'], keyType: 'RSA' });
     writeFileSync(path.join(t.certDir, 'tls.key'), rsa.key);
     writeFileSync(path.join(t.certDir, 'tls.crt'), rsa.cert);
-    await t.server['watcher']!.reload();
+    await t.server['certificate'].reload();
     const withRsaCertificate = await offeredTls12Suites(port);
     const staticRsa = ['AES128-SHA', 'AES256-SHA', 'AES128-GCM-SHA256', 'AES256-GCM-SHA384', 'AES128-SHA256', 'AES256-SHA256'];
     const tls12 = { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' } as const;
@@ -91,7 +91,7 @@ describe('TLS', () => {
     const next = await t.ca.issue({ commonName: 'rotated', hosts: ['localhost', '127.0.0.1'] });
     writeFileSync(path.join(t.certDir, 'tls.key'), next.key);
     writeFileSync(path.join(t.certDir, 'tls.crt'), next.cert);
-    await t.server['watcher']!.reload();
+    await t.server['certificate'].reload();
     expect({
       served: (await servedCertificate(t.addresses.webhook.port)).subject.CN,
       tls12: await handshake(t.addresses.webhook.port, { maxVersion: 'TLSv1.2' }),
@@ -171,7 +171,7 @@ describe('TLS', () => {
     const clientCA = await createTestCA('api-server client CA');
     t = await startTestServer({ webhooks, config: { webhook: { clientCAName: 'client-ca.crt' } } });
     writeFileSync(path.join(t.certDir, 'client-ca.crt'), clientCA.cert);
-    await t.server['watcher']!.reload();
+    await t.server['certificate'].reload();
     const apiserver = await clientCA.issue({ commonName: 'kube-apiserver', client: true });
     const stranger = await (await createTestCA('other')).issue({ commonName: 'stranger', client: true });
     await expect(t.post('/validate-widget', review())).rejects.toThrow();

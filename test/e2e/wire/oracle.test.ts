@@ -46,9 +46,10 @@ async function exchange(name: string, urlPath: string, input: RequestInput, apiV
 }
 
 /** A body the server refuses before any handler runs; the API server would have sent the uid it carries, if any. */
-async function refused(name: string, body: string, options: { headers?: Record<string, string>; uid?: string } = {}): Promise<Exchange> {
-  const res = await t.post('/validate-widget', body, options);
-  return { name, res, case: { body: res.text, uid: options.uid ?? '', mutating: false, webhook: 'validate-widget.example.io' } };
+async function refused(name: string, body: string, options: { headers?: Record<string, string>; uid?: string; path?: string } = {}): Promise<Exchange> {
+  const { path = '/validate-widget', ...rest } = options;
+  const res = await t.post(path, body, rest);
+  return { name, res, case: { body: res.text, uid: options.uid ?? '', mutating: false, webhook: `${path.slice(1)}.example.io` } };
 }
 
 function judge(exchanges: readonly Exchange[]): Map<string, ResponseVerdict> {
@@ -149,6 +150,8 @@ describe('answers to requests that never reach a handler, judged by the API mach
     exchanges = await Promise.all([
       refused('empty body', ''),
       refused('too large', JSON.stringify({ ...review, padding: 'x'.repeat(70 * 1024) }), { uid }),
+      refused('too large, Ignore', JSON.stringify({ ...review, padding: 'x'.repeat(70 * 1024) }), { uid, path: '/validate-widget-ignore' }),
+      refused('too deep', JSON.stringify({ ...review, request: { ...review.request, object: { ...review.request!.object, deep: JSON.parse('['.repeat(1000) + ']'.repeat(1000)) } } }), { uid }),
       refused('wrong Content-Type', valid, { headers: { 'Content-Type': 'text/plain' }, uid }),
       refused('encoded body', valid, { headers: { 'Content-Encoding': 'gzip' }, uid }),
       refused('unknown operation', JSON.stringify({ ...review, request: { ...review.request, operation: 'PATCH' } }), { uid }),
@@ -162,7 +165,7 @@ describe('answers to requests that never reach a handler, judged by the API mach
     verdicts = judge(exchanges);
   });
 
-  it('every refusal is an AdmissionReview the API machinery decodes strictly, denied with its code', () => {
+  it('every refusal is an AdmissionReview the API machinery decodes strictly, denied with its code (HTTP 200 under the failurePolicy when the API server could have sent it)', () => {
     const seen = Object.fromEntries(exchanges.map((e) => {
       const verdict = verdicts.get(e.name)!;
       return [e.name, { http: e.res.status, problems: verdict.problems, allowed: verdict.allowed, code: verdict.clientStatus?.code, apiVersion: verdict.apiVersion }];
@@ -170,7 +173,9 @@ describe('answers to requests that never reach a handler, judged by the API mach
     const v1 = 'admission.k8s.io/v1';
     expect(seen).toEqual({
       'empty body': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
-      'too large': { http: 413, problems: [], allowed: false, code: 413, apiVersion: v1 },
+      'too large': { http: 200, problems: [], allowed: false, code: 413, apiVersion: v1 },
+      'too large, Ignore': { http: 200, problems: [], allowed: true, code: undefined, apiVersion: v1 },
+      'too deep': { http: 200, problems: [], allowed: false, code: 400, apiVersion: v1 },
       'wrong Content-Type': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
       'encoded body': { http: 415, problems: [], allowed: false, code: 415, apiVersion: v1 },
       'unknown operation': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },

@@ -1,6 +1,6 @@
 /** The bounds on handler text in a response, rule by rule (k8s.io/apiserver's warning recorder numbers: 4096 runes in total, 256 per item). */
 import { describe, expect, it } from 'vitest';
-import { limitResponse } from '../../../runtime/admission/response-limits.js';
+import { limitResponse } from '../../../../runtime/admission/response-limits.js';
 
 const status = (message: string, causes?: { type: string; message: string; field: string }[]) => ({
   metadata: {},

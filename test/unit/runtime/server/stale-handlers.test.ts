@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { staleHandlersWarnings } from '../../../runtime/server/stale-handlers.js';
+import { staleHandlersWarnings } from '../../../../runtime/server/stale-handlers.js';
 
 let dir: string;
 const write = (file: string, content: string, secondsAgo: number) => {

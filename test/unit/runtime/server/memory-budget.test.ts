@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryBudget, reviewHeapCost } from '../../../runtime/server/memory-budget.js';
+import { MemoryBudget, reviewHeapCost } from '../../../../runtime/server/memory-budget.js';
 
 describe('MemoryBudget', () => {
   it('grants what fits at once, queues the rest first come first served, and releases once', async () => {

@@ -5,7 +5,7 @@
  */
 import { applyPatch } from 'rfc6902';
 import { describe, expect, it } from 'vitest';
-import { diffObjects } from '../../../runtime/admission/patch.js';
+import { diffObjects } from '../../../../runtime/admission/patch.js';
 
 const base = () => ({
   apiVersion: 'shaper.io/v1alpha1',

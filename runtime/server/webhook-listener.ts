@@ -1,0 +1,95 @@
+/**
+ * The webhook port: node:https with the bounds a client must keep (README,
+ * "Slow and idle clients"), the keep-alive drain, and a TLS handshake with
+ * itself that proves it accepts connections. What is served is the caller's.
+ */
+import https from 'node:https';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
+import type { Logger } from 'pino';
+import type { ListenerConfig } from '../config/server-config.js';
+import { FirstRequestDeadline } from './first-request-deadline.js';
+import { KeepAliveDrain } from './keep-alive-drain.js';
+import { listen } from './listen.js';
+
+/** How long a client may hold a webhook-port socket without doing its part (README, "Slow and idle clients"). */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 120_000;
+
+export class WebhookListener {
+  /** For the certificate source, which replaces its secure context. */
+  readonly server: https.Server;
+  private readonly firstRequest: FirstRequestDeadline;
+  private readonly keepAlive: KeepAliveDrain;
+
+  /** `tlsOptions` from tlsServerOptions(); `mtls`: client certificates are required. */
+  constructor(
+    tlsOptions: https.ServerOptions,
+    handle: RequestListener,
+    log: Logger,
+    private readonly mtls: boolean,
+  ) {
+    this.server = https.createServer(
+      // Enforce headersTimeout and requestTimeout within a second of their values (Node's default check interval: 30 s).
+      { ...tlsOptions, connectionsCheckingInterval: 1000 },
+      (req: IncomingMessage, res: ServerResponse) => {
+        this.firstRequest.track(req);
+        this.keepAlive.track(req, res);
+        handle(req, res);
+      },
+    );
+    // The API server keeps connections open; keep them longer than its idle timeout (90 s), so it never sends on a socket we are closing.
+    this.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // The API server sends a whole request at once: a client that trickles headers or a body is cut off.
+    this.server.headersTimeout = HEADERS_TIMEOUT_MS;
+    this.server.requestTimeout = REQUEST_TIMEOUT_MS;
+    this.server.on('tlsClientError', (error) => log.debug({ err: error }, 'TLS handshake failed'));
+    this.firstRequest = new FirstRequestDeadline(this.server, HEADERS_TIMEOUT_MS);
+    this.keepAlive = new KeepAliveDrain(this.server);
+  }
+
+  listen(config: ListenerConfig): Promise<AddressInfo> {
+    return listen(this.server, config);
+  }
+
+  /** A real TLS handshake with this listener: undefined when it accepts connections with the loaded certificate, else why not. */
+  handshake(): Promise<string | undefined> {
+    const address = this.server.address() as AddressInfo | null;
+    if (!address) return Promise.resolve('not listening');
+    const host = address.address === '::' || address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+    return new Promise((resolve) => {
+      const socket = tls.connect({ host, port: address.port, rejectUnauthorized: false, timeout: 2000, servername: 'localhost' });
+      const done = (failure: string | undefined) => {
+        socket.destroy();
+        resolve(failure);
+      };
+      socket.once('secureConnect', () => done(undefined));
+      // With mTLS required, our probe has no client certificate: a handshake that got as far as that still proves the listener works.
+      socket.once('error', (error: NodeJS.ErrnoException) =>
+        done(this.mtls && error.code !== 'ECONNREFUSED' ? undefined : `TLS handshake with ${host}:${address.port} failed: ${error.message}`),
+      );
+      socket.once('timeout', () => done(`TLS handshake with ${host}:${address.port} timed out`));
+    });
+  }
+
+  /** From now on every reply says `Connection: close`, and idle connections are swept (KeepAliveDrain). */
+  startDrain(): void {
+    this.keepAlive.start();
+  }
+
+  /** Stops listening and lets requests in flight finish within `timeoutMs`; past it, closes their connections and resolves 'timeout'. */
+  async close(timeoutMs: number): Promise<'closed' | 'timeout'> {
+    const closed = new Promise<'closed'>((resolve) => this.server.close(() => resolve('closed')));
+    this.server.closeIdleConnections();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs).unref()));
+    const outcome = await Promise.race([closed, expired]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') this.server.closeAllConnections();
+    this.keepAlive.stop();
+    return outcome;
+  }
+}
