@@ -33,7 +33,7 @@ const deployment = (name: string, labels: Record<string, string>): V1Deployment 
 });
 
 beforeAll(async () => {
-  user = await createUserProject(NAME);
+  user = await createUserProject(NAME, { tarballOverHttp: true });
   await user.sh('npm', ['run', 'build']);
   env = await createKindEnv();
   try {

@@ -31,8 +31,8 @@ export interface BuiltImage {
   tag: string;
   /** repository:tag */
   name: string;
-  /** Bytes of the image as stored (its layers, uncompressed). */
-  size: number;
+  /** The image's size as buildah reports it (its layers, uncompressed), e.g. "413 MB". */
+  size: string;
   buildSeconds: number;
 }
 
@@ -50,8 +50,8 @@ export async function buildImage(contextDir: string, repository: string, nodeBas
     const id = readFileSync(idFile, 'utf8').trim().replace(/^sha256:/, '');
     const tag = id.slice(0, 12);
     await run('buildah', ['tag', id, `${repository}:${tag}`]);
-    const { stdout } = await run('buildah', ['inspect', '--type', 'image', '--format', '{{.Size}}', id]).catch(() => ({ stdout: '0' }));
-    return { repository, tag, name: `${repository}:${tag}`, size: Number(stdout.trim()) || 0, buildSeconds: (Date.now() - started) / 1000 };
+    const { stdout } = await run('buildah', ['images', '--noheading', '--format', '{{.Size}}', `${repository}:${tag}`]);
+    return { repository, tag, name: `${repository}:${tag}`, size: stdout.trim(), buildSeconds: (Date.now() - started) / 1000 };
   } finally {
     rmSync(idFile, { force: true });
   }

@@ -38,7 +38,7 @@ export interface KindEnv {
   /** Installs a chart (the sample's by default) into a namespace labelled Pod Security restricted, and starts the webhook server for it. */
   installChart(values?: Record<string, unknown>, options?: InstallOptions): Promise<InstallResult>;
   /** Builds the image from a project's Dockerfile (this checkout by default) and loads it into the node (node backend only). */
-  buildImage?(contextDir?: string): Promise<{ repository: string; tag: string; name: string; size: number; buildSeconds: number }>;
+  buildImage?(contextDir?: string): Promise<{ repository: string; tag: string; name: string; size: string; buildSeconds: number }>;
   /** The release's server pods that have an address and are not terminating (the local backend's one stand-in process). */
   pods(): Promise<KindEnvPod[]>;
   /** Where the webhook server's health endpoint answers. */

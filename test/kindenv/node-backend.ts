@@ -73,7 +73,7 @@ export async function createNodeBackend(log: (line: string) => void): Promise<Ki
       log(`building the image from ${path.join(contextDir, 'Dockerfile')} with buildah`);
       const repository = `localhost/${contextDir === REPO_ROOT ? 'shaper-webhooks' : path.basename(contextDir)}`;
       const image = await buildImage(contextDir, repository, images.nodeBase);
-      log(`built ${image.name} (${(image.size / 1024 / 1024).toFixed(0)} MiB) in ${image.buildSeconds.toFixed(0)} s; loading it into the node`);
+      log(`built ${image.name} (${image.size}) in ${image.buildSeconds.toFixed(0)} s; loading it into the node`);
       await theNode.loadImage(image.name);
       built.set(contextDir, image);
       return image;
@@ -110,7 +110,11 @@ export async function createNodeBackend(log: (line: string) => void): Promise<Ki
         await kc.makeApiClient(AppsV1Api).patchNamespacedDeploymentScale(
           { name: fullname, namespace, body: [{ op: 'replace', path: '/spec/replicas', value: 0 }] },
         );
-        await waitFor('the server pods to be gone', async () => ((await pods()).length === 0 ? true : undefined), 120_000, 500);
+        // Gone, not just terminating: a draining pod still answers.
+        await waitFor('the server pods to be gone', async () => {
+          const { items } = await core.listNamespacedPod({ namespace, labelSelector: `app.kubernetes.io/instance=${installed().release}` });
+          return items.length === 0 ? true : undefined;
+        }, 120_000, 500);
       },
       restartApiServer: () => cp.restartApiServer(),
       logs(name, lines = 40) {
