@@ -9,6 +9,7 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 60_000,
-    hookTimeout: 300_000,
+    // Start-up builds the image (cold: its npm installs) and waits for helm --wait.
+    hookTimeout: 600_000,
   },
 });

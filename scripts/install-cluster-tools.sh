@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the real components the cluster suite (kindEnv, local backend) runs —
-# etcd, kube-apiserver and cert-manager — from the Go module proxy into
-# $SHAPER_CACHE/tools, pinned, once; a warm run only re-links them. Also the
-# Debian packages the harness needs (iproute2 for network namespaces).
+# Builds the real components the cluster suite (kindEnv) runs — etcd,
+# kube-apiserver, kubelet, kube-controller-manager, kube-scheduler, kube-proxy
+# and cert-manager — from the Go module proxy into $SHAPER_CACHE/tools, pinned,
+# once; a warm run only re-links them. Also the Debian packages the harness
+# needs (iproute2 for network namespaces). The node's runtime packages and
+# images: install-node-images.sh.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/env.sh"

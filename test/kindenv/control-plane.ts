@@ -88,8 +88,9 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
       // Webhook Services resolve through their EndpointSlices (no kube-proxy, no cluster IPs here).
       '--enable-aggregator-routing=true',
       '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota',
-      // The `kubernetes` Service's endpoint is the address pods reach (kube-proxy on the node DNATs 10.96.0.1 to it).
-      '--endpoint-reconciler-type=lease',
+      // The `kubernetes` Service's endpoint is the address pods reach (kube-proxy on the node DNATs 10.96.0.1 to it);
+      // without a pod network (loopback only) there is none to publish, and Endpoints refuse loopback addresses.
+      `--endpoint-reconciler-type=${hostAddress.startsWith('127.') ? 'none' : 'lease'}`,
       '--v=1',
     ];
     const launchApiServer = () => {

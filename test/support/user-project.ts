@@ -4,7 +4,7 @@
  * project outside the repository, then scaffolded (npm install + manifests).
  */
 import { execFile } from 'node:child_process';
-import { createReadStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -61,9 +61,33 @@ export async function createUserProject(name: string, options: UserProjectOption
     }
     await sh('npm', ['install', source]);
     const initOutput = (await sh('npx', ['shaper-gen', 'init'])).stdout;
+    if (options.tarballOverHttp) addMissingOptionalPackages(path.join(dir, 'package-lock.json'));
     return { dir, packed: pack.files.map((f) => f.path).sort(), initOutput, sh, remove };
   } catch (error) {
     remove();
     throw error;
   }
 }
+
+/**
+ * The npm registry mirror on this project's machines lacks some platform packages (rollup's
+ * win32/darwin builds, …), so a lockfile written here has no entries for them, and `npm ci` (the
+ * scaffolded Dockerfile's install) refuses it as out of sync. This adds the entries a lockfile
+ * written against the full registry has: optional, for another platform; npm ci on Linux skips them.
+ */
+export function addMissingOptionalPackages(lockfile: string): void {
+  const lock = JSON.parse(readFileSync(lockfile, 'utf8')) as { packages: Record<string, { version?: string; optionalDependencies?: Record<string, string> }> };
+  let added = 0;
+  for (const [location, entry] of Object.entries(lock.packages)) {
+    for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
+      const nested = `${location ? `${location}/` : ''}node_modules/${name}`;
+      if (lock.packages[nested] || lock.packages[`node_modules/${name}`]) continue;
+      lock.packages[`node_modules/${name}`] = { version, optional: true, os: [platformOf(name)], cpu: [cpuOf(name)] } as never;
+      added++;
+    }
+  }
+  if (added > 0) writeFileSync(lockfile, `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+const platformOf = (name: string) => /win32|darwin|freebsd|openbsd|android|sunos|aix|netbsd|openharmony/.exec(name)?.[0] ?? 'linux';
+const cpuOf = (name: string) => /arm64|x64|ia32|arm|riscv64|s390x|ppc64|loong64|wasm32/.exec(name)?.[0] ?? 'x64';
