@@ -38,7 +38,17 @@ afterAll(() => env?.stop());
 
 const apps = () => env.kubeConfig.makeApiClient(AppsV1Api);
 const core = () => env.kubeConfig.makeApiClient(CoreV1Api);
-const traffic = (name: string) => admissionTraffic(objects, { group, version, namespace: NS, plural: 'profiles', prefix: name, maxCalls: 4000, maxSeconds: 240 });
+const traffic = (name: string) => {
+  const load = admissionTraffic(objects, { group, version, namespace: NS, plural: 'profiles', prefix: name, maxCalls: 4000, maxSeconds: 240 });
+  return {
+    warmUp: load.warmUp,
+    async stop() {
+      const result = await load.stop();
+      process.stderr.write(`${name}: ${result.calls} admission calls during the disruption, ${result.failures.length} failed\n`);
+      return result;
+    },
+  };
+};
 
 /** Waits until the Deployment has rolled out completely: every replica updated and available, no old pod left. */
 async function rolledOut(minimumNewPods: Set<string> = new Set()): Promise<KindEnvPod[]> {

@@ -55,7 +55,7 @@ handlers:
   {{- toYaml $s.handlers | nindent 2 }}
 expectedPaths:
   {{- include "__NAME__.webhookPaths" . | nindent 2 }}
-workers: {{ $s.workers }}
+workers: {{ include "__NAME__.workers" . }}
 webhook:
   port: {{ $s.ports.webhook }}
   certDir: {{ include "__NAME__.certDir" . }}
@@ -78,6 +78,22 @@ log:
 {{- end }}
 
 {{/*
+Processes serving the webhook port: server.workers, or when it is 0 one per whole CPU of
+resources.limits.cpu (at least 1), and 1 without a CPU limit: a pod without a limit on a
+large node must not fork one worker per host core.
+*/}}
+{{- define "__NAME__.workers" -}}
+{{- $workers := int .Values.server.workers -}}
+{{- if eq $workers 0 -}}
+{{- $cpu := dig "limits" "cpu" "" .Values.resources | toString -}}
+{{- if not $cpu }}{{ $workers = 1 }}
+{{- else if hasSuffix "m" $cpu }}{{ $workers = max 1 (div (trimSuffix "m" $cpu | atoi) 1000) }}
+{{- else }}{{ $workers = max 1 (float64 $cpu | floor | int) }}{{ end -}}
+{{- end -}}
+{{- $workers -}}
+{{- end -}}
+
+{{/*
 NODE_OPTIONS: nodeOptions, plus an old-space heap sized from resources.limits.memory
 less nodeMemoryReserveMiB (Node itself, buffers, TLS, the young generation) per process;
 with server.workers above 1, 64 Mi for the primary and an equal share per worker. The
@@ -93,7 +109,7 @@ reviews beyond it, so the container stays inside its limit.
 {{- if hasSuffix "Gi" $limit }}{{ $mib = mul (trimSuffix "Gi" $limit | atoi) 1024 }}
 {{- else if hasSuffix "Mi" $limit }}{{ $mib = trimSuffix "Mi" $limit | atoi }}
 {{- else }}{{ fail (printf "resources.limits.memory %q: write it in Mi or Gi, so that the chart can size the heap from it" $limit) }}{{ end -}}
-{{- $workers := int .Values.server.workers -}}
+{{- $workers := include "__NAME__.workers" . | int -}}
 {{- $primary := ternary 0 64 (eq $workers 1) -}}
 {{- $heap := div (sub (sub $mib $primary) (mul .Values.nodeMemoryReserveMiB $workers)) $workers -}}
 {{- if lt $heap 64 }}{{ fail (printf "resources.limits.memory %s leaves %d MiB of heap per worker (%d worker(s), nodeMemoryReserveMiB %d each%s): raise the limit" $limit $heap $workers (int .Values.nodeMemoryReserveMiB) (ternary "" ", 64 Mi for the primary" (eq $workers 1))) }}{{ end -}}

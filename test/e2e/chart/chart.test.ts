@@ -106,6 +106,15 @@ describe('shaper-webhooks chart', () => {
     // (512 − 64 for the primary − 2 × 144) / 2
     expect([configOf(objects).workers, container.env]).toEqual([2, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=80' }]]);
     expect(configOf(await helmTemplate(CHART, release)).workers).toBe(1);
+    // server.workers 0 (the default): one per whole CPU of the limit, at least one; an explicit value wins.
+    const workersFor = async (set: Record<string, unknown>) => {
+      const rendered = await helmTemplate(CHART, { ...release, set: { 'resources.limits.memory': '1Gi', ...set } });
+      return [configOf(rendered).workers, deploymentOf(rendered).spec.template.spec.containers[0].env];
+    };
+    expect(await workersFor({ 'resources.limits.cpu': '2' })).toEqual([2, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=336' }]]);
+    expect(await workersFor({ 'resources.limits.cpu': '1500m' })).toEqual([1, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
+    expect(await workersFor({ 'resources.limits.cpu': '250m' })).toEqual([1, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
+    expect(await workersFor({ 'resources.limits.cpu': '3', 'server.workers': 1 })).toEqual([1, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
     await expect(helmTemplate(CHART, { ...release, set: { 'server.workers': 2 } })).rejects.toThrow(
       /resources.limits.memory 256Mi leaves -48 MiB of heap per worker \(2 worker\(s\), nodeMemoryReserveMiB 144 each, 64 Mi for the primary\): raise the limit/,
     );
