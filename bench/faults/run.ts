@@ -73,7 +73,7 @@ async function startServer(): Promise<{ port: number; health: number; child: Chi
   const config = path.join(work, 'server.yaml');
   writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
 kind: ServerConfig
-handlers: [dist/sample/webhooks.generated.js, dist/bench/faults/handlers.js]
+handlers: [dist/bench/faults/offline-sample.js, dist/bench/faults/handlers.js]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
@@ -89,7 +89,10 @@ log: { level: fatal }
   child.on('exit', (code, signal) => void (exit = `exited (code ${code}, signal ${signal}): ${stderr.slice(-2000)}`));
   for (const until = Date.now() + 20_000; ; ) {
     if ((await get(health, '/readyz')).status === 200) break;
-    if (exit || Date.now() > until) throw new Error(`shaper-gen serve did not become ready: ${exit ?? 'timeout'}`);
+    if (exit || Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`shaper-gen serve did not become ready: ${exit ?? 'timeout'}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { port, health, child, exited: () => exit };
