@@ -20,7 +20,10 @@ NODE_BASE_NPM_VERSION=11.6.2
 PACKAGES="containerd runc buildah containernetworking-plugins mmdebstrap iptables conntrack"
 
 missing_packages=""
-for package in $PACKAGES; do dpkg -s "$package" >/dev/null 2>&1 || missing_packages="$missing_packages $package"; done
+# Installed, not merely known (a removed package keeps its config files and a dpkg record).
+for package in $PACKAGES; do
+  [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] || missing_packages="$missing_packages $package"
+done
 if [ -n "$missing_packages" ]; then
   echo "shaper-gen: installing Debian packages:$missing_packages" >&2
   { apt-get install -y -qq --no-install-recommends $missing_packages || { apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing_packages; }; } >/dev/null

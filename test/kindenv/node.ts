@@ -78,8 +78,12 @@ export async function startNode(options: NodeOptions): Promise<KindNode> {
 
     log(`starting containerd in network namespace ${netns.name}`);
     const containerd = inNode('containerd', ['--config', containerdConfig]);
-    processes.push(startProcess('containerd', containerd.command, containerd.args, path.join(dir, 'containerd.log')));
-    await waitFor('containerd to listen', () => (existsSync(paths.containerdSocket) ? true : undefined), 30_000, 100);
+    const containerdProcess = startProcess('containerd', containerd.command, containerd.args, path.join(dir, 'containerd.log'));
+    processes.push(containerdProcess);
+    await waitFor('containerd to listen', () => {
+      if (containerdProcess.child.exitCode !== null) throw new GiveUp(`containerd exited (is it installed? bash scripts/install-node-images.sh):\n${containerdProcess.tail()}`);
+      return existsSync(paths.containerdSocket) ? true : undefined;
+    }, 30_000, 100);
     const node: KindNode = {
       name,
       processes,
