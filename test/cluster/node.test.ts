@@ -11,11 +11,11 @@ import { promisify } from 'node:util';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, DiscoveryV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKindEnv, FULLNAME, RELEASE, RELEASE_NAMESPACE, type KindEnv, type KindEnvPod } from '../kindenv/index.js';
-import { httpText } from '../kindenv/node-backend.js';
 import { waitFor } from '../kindenv/processes.js';
 import { installSample, SAMPLE_GROUP as group, SAMPLE_VERSION as version } from '../kindenv/sample.js';
 import { admissionTraffic } from '../support/admission-traffic.js';
 import { REPO_ROOT } from '../support/fixture-project.js';
+import { httpText } from '../support/http-text.js';
 
 const run = promisify(execFile);
 const NS = 'team-n';

@@ -4,7 +4,6 @@
  * cert-manager issued and injected. What users see, through @kubernetes/client-node.
  */
 import { X509Certificate } from 'node:crypto';
-import http from 'node:http';
 import tls from 'node:tls';
 import {
   AdmissionregistrationV1Api,
@@ -22,6 +21,7 @@ import { deniedBy, rejection } from '../kindenv/admission-status.js';
 import { installSample } from '../kindenv/sample.js';
 import { createKindEnv, FULLNAME, RELEASE_NAMESPACE, type InstallResult, type KindEnv } from '../kindenv/index.js';
 import { waitFor } from '../kindenv/processes.js';
+import { httpText } from '../support/http-text.js';
 
 const NS = 'team-a';
 const group = 'shaper.io';
@@ -240,7 +240,7 @@ describe('probes and metrics, where the rendered Deployment says', () => {
     expect(pods.length).toBeGreaterThan(0);
     for (const pod of pods) {
       for (const probe of [container.livenessProbe!, container.readinessProbe!, container.startupProbe!]) {
-        const res = await httpGet(pod.address, portNumber(probe.httpGet!.port as number | string), probe.httpGet!.path!);
+        const res = await httpText(pod.address, portNumber(probe.httpGet!.port as number | string), probe.httpGet!.path!);
         expect(res.status, `${pod.name} ${probe.httpGet!.path}`).toBe(200);
       }
     }
@@ -368,7 +368,7 @@ async function cacheReads(): Promise<Record<'cache' | 'miss' | 'live' | 'stale',
 
 /** Every server pod's /metrics: the texts, and a series summed over the pods (each pod counts what it answered). */
 async function allMetrics(port: number): Promise<{ texts: string[]; sum(series: string): number }> {
-  const texts = await Promise.all((await env.pods()).map(async (pod) => (await httpGet(pod.address, port, '/metrics')).text));
+  const texts = await Promise.all((await env.pods()).map(async (pod) => (await httpText(pod.address, port, '/metrics')).text));
   return {
     texts,
     sum: (series) =>
@@ -429,16 +429,6 @@ async function addConfigMapWebhook({ name, admissionReviewVersions, failurePolic
         },
       ],
     },
-  });
-}
-
-function httpGet(host: string, port: number, urlPath: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    http.get({ host, port, path: urlPath, agent: false, timeout: 5000 }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    }).on('error', reject);
   });
 }
 

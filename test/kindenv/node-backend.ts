@@ -8,12 +8,12 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { AppsV1Api, CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { REPO_ROOT } from '../support/fixture-project.js';
+import { httpText } from '../support/http-text.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { startControllers } from './controllers.js';
 import { baseImages, buildImage, type BuiltImage } from './images.js';
@@ -100,7 +100,7 @@ export async function createNodeBackend(log: (line: string) => void): Promise<Ki
       async readyz() {
         const [pod] = (await pods()).filter((candidate) => candidate.ready);
         if (!pod) return { status: 503, text: 'no ready pod' };
-        return httpText(pod.address, 8081, '/readyz?verbose');
+        return httpText(pod.address, 8081, '/readyz?verbose', 3000);
       },
       pods,
       // The kubelet projects the renewed Secret into every pod by itself.
@@ -151,19 +151,4 @@ async function removeAllPods(kubeConfig: KubeConfig, log: (line: string) => void
   log(`deleting ${items.length} pods`);
   await Promise.all(items.map((pod) => core.deleteNamespacedPod({ name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, gracePeriodSeconds: 1 }).catch(() => undefined)));
   await waitFor('the pods to be removed', async () => ((await core.listPodForAllNamespaces({})).items.length === 0 ? true : undefined), 60_000, 500).catch(() => undefined);
-}
-
-export function httpText(host: string, port: number, urlPath: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host, port, path: urlPath, agent: false, timeout: 3000 }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      })
-      .on('error', reject)
-      .on('timeout', function (this: http.ClientRequest) {
-        this.destroy(new Error(`GET http://${host}:${port}${urlPath} timed out`));
-      });
-  });
 }

@@ -6,10 +6,10 @@
  * an EndpointSlice for the chart's Service pointing at it.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { REPO_ROOT } from '../support/fixture-project.js';
+import { httpText } from '../support/http-text.js';
 import { writeKubeconfig } from './control-plane.js';
 import type { NetworkNamespace } from './netns.js';
 import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.js';
@@ -79,14 +79,7 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
   });
 
   const healthPort = 8081;
-  const readyz = () =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
-      http.get({ host: netns.podAddress, port: healthPort, path: '/readyz?verbose', agent: false, timeout: 3000 }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      }).on('error', reject);
-    });
+  const readyz = () => httpText(netns.podAddress, healthPort, '/readyz?verbose', 3000);
   await waitFor('shaper-gen serve to become ready', async () => {
     if (serve.child.exitCode !== null) throw new GiveUp(`shaper-gen serve exited:\n${serve.tail()}`);
     return (await readyz()).status === 200 ? true : undefined;

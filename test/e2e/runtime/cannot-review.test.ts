@@ -33,6 +33,11 @@ const errored = (apiVersion: string, uid: string, code: number, reason: string, 
   kind: 'AdmissionReview',
   response: { uid, allowed: false, status: { metadata: {}, status: 'Failure', code, reason, message } },
 });
+const allowedWithWarning = (apiVersion: string, uid: string, warning: string) => ({
+  apiVersion,
+  kind: 'AdmissionReview',
+  response: { uid, allowed: true, warnings: [warning] },
+});
 const deepMessage = `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`;
 
 describe('a review the server will not process', () => {
@@ -55,17 +60,11 @@ describe('a review the server will not process', () => {
     const res = await t.post('/validate-widget-ignore', body);
     expect({ status: res.status, json: res.json }).toEqual({
       status: 200,
-      json: {
-        apiVersion: 'admission.k8s.io/v1beta1',
-        kind: 'AdmissionReview',
-        response: {
-          uid,
-          allowed: true,
-          warnings: [
-            `webhook validate-widget-ignore.example.io (/validate-widget-ignore) cannot review this request: request body of ${Buffer.byteLength(body)} bytes or more exceeds the limit of ${LIMIT} bytes; allowed because its failurePolicy is Ignore`,
-          ],
-        },
-      },
+      json: allowedWithWarning(
+        'admission.k8s.io/v1beta1',
+        uid,
+        `webhook validate-widget-ignore.example.io (/validate-widget-ignore) cannot review this request: request body of ${Buffer.byteLength(body)} bytes or more exceeds the limit of ${LIMIT} bytes; allowed because its failurePolicy is Ignore`,
+      ),
     });
   });
 
@@ -79,11 +78,7 @@ describe('a review the server will not process', () => {
     const ignore = await t.post('/validate-widget-ignore', body);
     expect({ status: ignore.status, json: ignore.json }).toEqual({
       status: 200,
-      json: {
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        response: { uid, allowed: true, warnings: [`webhook validate-widget-ignore.example.io (/validate-widget-ignore) cannot review this request: ${deepMessage}; allowed because its failurePolicy is Ignore`] },
-      },
+      json: allowedWithWarning('admission.k8s.io/v1', uid, `webhook validate-widget-ignore.example.io (/validate-widget-ignore) cannot review this request: ${deepMessage}; allowed because its failurePolicy is Ignore`),
     });
   });
 
