@@ -94,6 +94,9 @@ export class WorkerPool {
         this.waiting.delete(message.id);
       }
     });
+    // A message to a worker that is exiting fails with EPIPE on its closed channel; its 'exit' handler below
+    // decides what that exit means, so the error is only logged (unhandled, it would kill the primary).
+    worker.on('error', (error) => this.log.debug({ worker: slot, err: error }, `worker ${slot}: ${error.message}`));
     worker.on('exit', (code, signal) => {
       if (this.shuttingDown || this.slots.get(slot) !== entry) return;
       if (!entry.served) {
@@ -167,5 +170,6 @@ export class WorkerPool {
 }
 
 function send(worker: Worker, message: ToWorker): void {
-  if (!worker.isDead() && worker.isConnected()) worker.send(message);
+  // The callback takes a send error (the worker exiting meanwhile) instead of an 'error' event.
+  if (!worker.isDead() && worker.isConnected()) worker.send(message, undefined, () => undefined);
 }
