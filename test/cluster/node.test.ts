@@ -71,10 +71,13 @@ describe.runIf(onNode)('the chart on a real node', () => {
       expect(pod.spec!.containers[0]!.image).toMatch(/^localhost\/shaper-webhooks:[0-9a-f]{12}$/);
       expect(pod.status!.containerStatuses![0]!.restartCount).toBe(0);
     }
-    // The EndpointSlice controller, not the harness, published both pods.
-    const slices = await env.kubeConfig.makeApiClient(DiscoveryV1Api).listNamespacedEndpointSlice({ namespace: RELEASE_NAMESPACE, labelSelector: `kubernetes.io/service-name=${FULLNAME}` });
-    const ready = slices.items.flatMap((slice) => (slice.endpoints ?? []).filter((e) => e.conditions?.ready).flatMap((e) => e.addresses));
-    expect(ready.sort()).toEqual(pods.map((pod) => pod.address).sort());
+    // The EndpointSlice controller, not the harness, published both pods (it follows the pods' Ready condition shortly after).
+    const expected = pods.map((pod) => pod.address).sort();
+    const ready = await waitFor('the EndpointSlice to list both pods as ready', async () => {
+      const addresses = (await endpoints()).filter((e) => e.conditions?.ready).flatMap((e) => e.addresses).sort();
+      return addresses.join() === expected.join() ? addresses : undefined;
+    }, 30_000, 250).catch(async () => (await endpoints()).filter((e) => e.conditions?.ready).flatMap((e) => e.addresses).sort());
+    expect(ready).toEqual(expected);
   });
 
   it('runs the server as 65532 on a read-only root filesystem, and it still serves and logs', async () => {
@@ -161,8 +164,7 @@ describe.runIf(onNode)('the chart on a real node', () => {
     }, 120_000, 500);
     expect(gated.readyz.status).toBe(503);
     expect(gated.readyz.text).toContain('[-]handlers failed: no handler registered for /validate-profile\n');
-    const slices = await env.kubeConfig.makeApiClient(DiscoveryV1Api).listNamespacedEndpointSlice({ namespace: RELEASE_NAMESPACE, labelSelector: `kubernetes.io/service-name=${FULLNAME}` });
-    const endpoint = slices.items.flatMap((slice) => slice.endpoints ?? []).find((e) => e.addresses.includes(gated.pod.address));
+    const endpoint = await waitFor('the EndpointSlice to list the new pod', async () => (await endpoints()).find((e) => e.addresses.includes(gated.pod.address)), 30_000, 250).catch(() => undefined);
     expect(endpoint?.conditions?.ready).toBe(false);
     expect((await env.pods()).filter((pod) => serving.has(pod.uid)).map((pod) => pod.ready)).toEqual([true, true]);
     await apps().patchNamespacedDeployment(
@@ -174,6 +176,12 @@ describe.runIf(onNode)('the chart on a real node', () => {
     expect(result.failures).toEqual([]);
   });
 });
+
+/** The endpoints the EndpointSlice controller published for the chart's Service. */
+async function endpoints() {
+  const slices = await env.kubeConfig.makeApiClient(DiscoveryV1Api).listNamespacedEndpointSlice({ namespace: RELEASE_NAMESPACE, labelSelector: `kubernetes.io/service-name=${FULLNAME}` });
+  return slices.items.flatMap((slice) => slice.endpoints ?? []);
+}
 
 async function currentImage(): Promise<string> {
   return (await apps().readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE })).spec!.template.spec!.containers[0]!.image!;
