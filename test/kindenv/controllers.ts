@@ -6,7 +6,7 @@
  * scheduler. Both run on the host against the API server on loopback.
  */
 import path from 'node:path';
-import { freePort } from '../support/admission-server.js';
+import { freePort } from '../support/free-port.js';
 import type { ControlPlane } from './control-plane.js';
 import { startProcess, type ManagedProcess } from './processes.js';
 import { tool } from './tools.js';

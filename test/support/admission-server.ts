@@ -1,9 +1,7 @@
 /** Starts a real WebhookServer on loopback for tests, with a CA-signed certificate in a temp cert dir. */
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -12,6 +10,7 @@ import type { KubeClient } from '../../runtime/contract.js';
 import type { MemoryBudget } from '../../runtime/server/memory-budget.js';
 import { registerWebhooks } from '../../runtime/server/registry.js';
 import { WebhookServer, type ListeningAddresses } from '../../runtime/server/webhook-server.js';
+import { freePort } from './free-port.js';
 import { createTestCA, type Pem, type TestCA } from './pki.js';
 
 export interface HttpResult {
@@ -89,16 +88,6 @@ export async function startTestServer(options: { webhooks: readonly unknown[]; c
       rmSync(certDir, { recursive: true, force: true });
     },
   };
-}
-
-/** A loopback port that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export function request(transport: typeof http | typeof https, options: https.RequestOptions, payload: string | undefined, chunked = false): Promise<HttpResult> {

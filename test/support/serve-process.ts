@@ -7,7 +7,8 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort, request, type HttpResult } from './admission-server.js';
+import { request, type HttpResult } from './admission-server.js';
+import { freePort } from './free-port.js';
 import { REPO_ROOT } from './fixture-project.js';
 import { createTestCA, type TestCA } from './pki.js';
 

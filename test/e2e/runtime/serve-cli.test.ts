@@ -7,7 +7,8 @@ import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
-import { freePort, request } from '../../support/admission-server.js';
+import { request } from '../../support/admission-server.js';
+import { freePort } from '../../support/free-port.js';
 import { getPlain, OFFLINE_SAMPLE_PATHS, serve, ServeDir, sleep, waitReady } from '../../support/serve-process.js';
 
 let dir: ServeDir;
