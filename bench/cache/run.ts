@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { createKindEnv } from '../../test/kindenv/index.js';
 import { waitFor } from '../../test/kindenv/processes.js';
-import { freePort } from '../../test/support/admission-server.js';
+import { freePort } from '../../test/support/free-port.js';
 import { REPO_ROOT } from '../../test/support/fixture-project.js';
 import { createTestCA } from '../../test/support/pki.js';
 import { assignmentReview } from '../admission/bodies.js';
