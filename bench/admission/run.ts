@@ -8,7 +8,7 @@
  * peer must answer every case of equivalence-cases.ts alike; afterwards the
  * peer runs once more at GOMAXPROCS=2, unpinned, beside `serve --workers 2`.
  *
- *   node bench/admission/run.ts [--rounds 3] [--duration 3] [--connections 1,8,32,128] [--no-peer] [--profile]
+ *   node bench/admission/run.ts [--rounds 3] [--duration 3] [--connections 1,8,32,128] [--no-peer] [--profile [--profile-path /validate-assignment]]
  *
  * --profile instead runs serve under --cpu-prof with the 32-connection
  * validate load and prints the self time by module and the top functions.
@@ -242,7 +242,10 @@ async function main() {
   const { cert, key } = writeCertificate();
   const certDir = path.dirname(cert);
 
-  if (profileMode) return profile(certDir, bodies.assignment);
+  if (profileMode) {
+    const webhook = argument('profile-path', '/validate-assignment');
+    return profile(certDir, webhook, webhook.endsWith('assignment') ? bodies.assignment : bodies.profile);
+  }
   if (expressMode) return expressComparison(cert, key, certDir, bodies);
 
   const binary = withPeer ? peerBinary() : { unavailable: 'left out (--no-peer)' };
@@ -424,15 +427,15 @@ async function expressComparison(cert: string, key: string, certDir: string, bod
   }
 }
 
-async function profile(certDir: string, body: string) {
+async function profile(certDir: string, webhook: string, body: string) {
   const dir = path.join(work, 'cpu-prof');
   const framework = await startFramework(certDir, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-  wrk(framework.port, '/validate-assignment', body, 32, 2);
-  const result = wrk(framework.port, '/validate-assignment', body, 32, 10);
+  wrk(framework.port, webhook, body, 32, 2);
+  const result = wrk(framework.port, webhook, body, 32, 10);
   framework.child.kill('SIGTERM');
   await once(framework.child, 'exit');
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
-  console.log(`\nCPU profile of shaper-gen serve, validate-assignment at 32 connections (${result.rps.toFixed(0)} req/s during the profiled run)\n`);
+  console.log(`\nCPU profile of shaper-gen serve, ${webhook} at 32 connections (${result.rps.toFixed(0)} req/s during the profiled run)\n`);
   console.log(summariseProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), repo));
 }
 

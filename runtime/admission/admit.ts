@@ -11,7 +11,7 @@ import { goQuote } from '../go-format.js';
 import { describeThrown, loggableThrown } from '../thrown.js';
 import type { ResolvedWebhook } from '../options/types.js';
 import { RequestContext } from './context.js';
-import { asJsonValue } from './json-value.js';
+import { asJsonValue, cloneJson } from './json-value.js';
 import { diffObjects, encodePatch, type PatchOperation } from './patch.js';
 import { limitResponse } from './response-limits.js';
 import { erroredResponse, type AdmissionRequest, type AdmissionResponse, type Status } from './review.js';
@@ -68,35 +68,50 @@ export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: numbe
   return failedCallResponse(webhook, uid, 504, `webhook ${webhook.name} (${webhook.path}) did not answer within ${ms} ms`, warnings);
 }
 
-export async function admit(
+/**
+ * The decision on one request. Synchronous when the handler is (no promise,
+ * no timer, no microtask on the hot path); a promise when the handler returns one.
+ */
+export function admit(
   webhook: ResolvedWebhook,
   handler: WebhookHandler,
   request: AdmissionRequest,
   options: AdmitOptions,
-): Promise<AdmitResult> {
+): AdmitResult | Promise<AdmitResult> {
   const ctx = new RequestContext(webhook, request, options.log, options.kube, options.objects);
   const ms = options.deadlineMs ?? handlerDeadlineMs(webhook);
-  const result = await decide(webhook, handler, request, ctx, { ms, remainingMs: ms - (options.waitedMs ?? 0) });
+  const decided = decide(webhook, handler, request, ctx, { ms, remainingMs: ms - (options.waitedMs ?? 0) });
+  return isThenable(decided) ? decided.then(limited) : limited(decided);
+}
+
+function limited(result: AdmitResult): AdmitResult {
   result.response = limitResponse(result.response);
   return result;
 }
 
-async function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, ctx: RequestContext, deadline: Deadline): Promise<AdmitResult> {
-  try {
-    if (webhook.mutating) return await runDefaulter(handler as CustomDefaulter, request, ctx, deadline);
-    const warnings = await settle(callValidator(handler as CustomValidator, request, ctx), ctx, deadline);
-    return { outcome: 'allowed', response: withWarnings({ uid: request.uid, allowed: true }, ctx, warnings) };
-  } catch (error) {
+function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, ctx: RequestContext, deadline: Deadline): AdmitResult | Promise<AdmitResult> {
+  const failed = (error: unknown): AdmitResult => {
     try {
       return failure(error, webhook, request, ctx);
     } catch (unusable) {
       // What was thrown could not even be inspected (a revoked Proxy, a denial whose causes throw): a handler bug like any other.
       return handlerError(unusable, webhook, request, ctx);
     }
+  };
+  try {
+    const decided = webhook.mutating
+      ? runDefaulter(handler as CustomDefaulter, request, ctx, deadline)
+      : then(settle(callValidator(handler as CustomValidator, request, ctx), ctx, deadline), (warnings): AdmitResult => ({
+          outcome: 'allowed',
+          response: withWarnings({ uid: request.uid, allowed: true }, ctx, warnings),
+        }));
+    return isThenable(decided) ? decided.then(undefined, failed) : decided;
+  } catch (error) {
+    return failed(error);
   }
 }
 
-async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: RequestContext, deadline: Deadline): Promise<AdmitResult> {
+function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: RequestContext, deadline: Deadline): AdmitResult | Promise<AdmitResult> {
   const allowed: AdmissionResponse = { uid: request.uid, allowed: true };
   // Like controller-runtime: defaulting applies to objects being written, never to DELETE or CONNECT.
   if (request.operation === 'DELETE' || request.operation === 'CONNECT') return { outcome: 'allowed', response: allowed };
@@ -104,19 +119,20 @@ async function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest,
   if (!original) {
     return { outcome: 'denied', response: erroredResponse(400, `${request.operation} request for webhook ${ctx.webhook.path} carries no object`, request.uid) };
   }
-  const working = structuredClone(original);
-  const returned = await settle(handler.default(working, ctx), ctx, deadline);
-  if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
-    throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
-  }
-  const patched = asJsonValue((returned as KubernetesObject | undefined) ?? working) as KubernetesObject;
-  const patch = diffObjects(original, patched);
-  const response = withWarnings(allowed, ctx, undefined);
-  if (patch.length > 0) {
-    response.patch = encodePatch(patch);
-    response.patchType = 'JSONPatch';
-  }
-  return patch.length > 0 ? { outcome: 'allowed', response, patch } : { outcome: 'allowed', response };
+  const working = cloneJson(original);
+  return then(settle(handler.default(working, ctx), ctx, deadline), (returned): AdmitResult => {
+    if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
+      throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
+    }
+    const patched = asJsonValue((returned as KubernetesObject | undefined) ?? working) as KubernetesObject;
+    const patch = diffObjects(original, patched);
+    const response = withWarnings(allowed, ctx, undefined);
+    if (patch.length > 0) {
+      response.patch = encodePatch(patch);
+      response.patchType = 'JSONPatch';
+    }
+    return patch.length > 0 ? { outcome: 'allowed', response, patch } : { outcome: 'allowed', response };
+  });
 }
 
 function callValidator(handler: CustomValidator, request: AdmissionRequest, ctx: RequestContext) {
@@ -132,8 +148,13 @@ function callValidator(handler: CustomValidator, request: AdmissionRequest, ctx:
   }
 }
 
-/** Awaits a handler's result only when it is a promise, bounded by the deadline. */
-async function settle<T>(value: T | Promise<T>, ctx: RequestContext, deadline: Deadline): Promise<T> {
+/** `next(value)` now when `value` is not a promise, else once it settles. */
+function then<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> {
+  return isThenable(value) ? value.then(next) : next(value);
+}
+
+/** A handler's result as it is when it is not a promise; else the promise, bounded by the deadline. */
+function settle<T>(value: T | Promise<T>, ctx: RequestContext, deadline: Deadline): T | Promise<T> {
   if (!isThenable(value)) return value;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -143,14 +164,10 @@ async function settle<T>(value: T | Promise<T>, ctx: RequestContext, deadline: D
       reject(error);
     }, deadline.remainingMs);
   });
-  try {
-    return await Promise.race([value, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return Promise.race([value, expired]).finally(() => clearTimeout(timer));
 }
 
-function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+export function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 

@@ -62,6 +62,32 @@ function everyProperty(object: Record<string, unknown>, enclosing: Set<object>):
   return true;
 }
 
+/**
+ * A deep copy of a decoded review object for a defaulter to change. Plain
+ * objects and arrays (all JSON.parse makes) are copied by a direct walk, several
+ * times faster than structuredClone on the objects reviews carry; anything else
+ * (a Date a test put in) goes to structuredClone.
+ */
+export function cloneJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return structuredClone(value);
+    const copy = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index++) copy[index] = cloneJson(value[index]);
+    return copy as T;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+  const copy: Record<string, unknown> = prototype === null ? Object.create(null) : {};
+  for (const key of Object.keys(value)) {
+    const item = cloneJson((value as Record<string, unknown>)[key]);
+    // A `__proto__` key (JSON.parse makes it an own property) must stay data, not become the prototype.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy as T;
+}
+
 /** A plain JSON copy of `value`; throws UnrepresentableValue naming the first field JSON cannot carry. */
 export function toJsonValue(value: unknown): unknown {
   return copy(value, '', '', new Set());

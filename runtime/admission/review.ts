@@ -79,13 +79,16 @@ const boolean: Check = (value) => (typeof value === 'boolean' ? undefined : 'tru
 const object: Check = (value) => (isObject(value) ? undefined : 'an object');
 const strings: Check = (value) => (Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : 'an array of strings');
 const stringLists: Check = (value) => (isObject(value) && Object.values(value).every((list) => list === null || strings(list) === undefined) ? undefined : 'a map of string arrays');
-const fields = (shape: Record<string, Check>): Check => (value) => {
-  if (!isObject(value)) return 'an object';
-  for (const [key, check] of Object.entries(shape)) {
-    const problem = value[key] == null ? undefined : check(value[key]);
-    if (problem) return `an object whose ${key} is ${problem}`;
-  }
-  return undefined;
+const fields = (shape: Record<string, Check>): Check => {
+  const entries = Object.entries(shape);
+  return (value) => {
+    if (!isObject(value)) return 'an object';
+    for (const [key, check] of entries) {
+      const problem = value[key] == null ? undefined : check(value[key]);
+      if (problem) return `an object whose ${key} is ${problem}`;
+    }
+    return undefined;
+  };
 };
 const groupVersionKind = fields({ group: string, version: string, kind: string });
 const groupVersionResource = fields({ group: string, version: string, resource: string });
@@ -107,6 +110,7 @@ const REQUEST_FIELDS: Record<string, Check> = {
   dryRun: boolean,
   options: object,
 };
+const REQUEST_FIELD_CHECKS = Object.entries(REQUEST_FIELDS);
 
 /** What a refusal needs to be an answer the API server accepts: the review version and the uid, as far as the body tells them. */
 export interface ReviewIdentity {
@@ -148,7 +152,7 @@ export function decodeReview(body: string): DecodeResult {
     const missing = request.uid == null || request.uid === '';
     return refuse(missing ? 'AdmissionReview request has no uid' : `AdmissionReview request.uid must be a string, got ${describe(request.uid)}`);
   }
-  for (const [key, check] of Object.entries(REQUEST_FIELDS)) {
+  for (const [key, check] of REQUEST_FIELD_CHECKS) {
     const value = request[key];
     if (value == null) continue;
     const expected = check(value);

@@ -4,6 +4,7 @@
  * informer is synced and its watch is up; a miss, an explicit `live` read, or a
  * watch that is down goes to the API server instead.
  */
+import { cloneJson } from '../admission/json-value.js';
 import type { Logger } from 'pino';
 import type { KubeClient, KubernetesObject, ReadOptions } from '../contract.js';
 import type { ResolvedWebhook } from '../options/types.js';
@@ -72,7 +73,7 @@ export class InformerCache implements ObjectSource {
     const cached = informer!.get(namespace, name);
     if (cached) {
       this.onRead(resource, 'cache');
-      return structuredClone(cached);
+      return cloneJson(cached);
     }
     this.onRead(resource, 'miss');
     return this.reader.get(resource, namespace, name, signal);
@@ -85,7 +86,7 @@ export class InformerCache implements ObjectSource {
       return (await this.reader.list(resource, namespace)).items;
     }
     this.onRead(resource, 'cache');
-    return structuredClone(informer.list(namespace));
+    return cloneJson(informer.list(namespace));
   }
 
   async stop(): Promise<void> {

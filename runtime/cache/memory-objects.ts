@@ -4,6 +4,7 @@
  * place of the objects makes every read of that resource fail with it, as an
  * unreachable API server would.
  */
+import { cloneJson } from '../admission/json-value.js';
 import type { KubernetesObject } from '../contract.js';
 import { resourceKey, type CachedResource } from './cached-resource.js';
 import type { ObjectSource } from './object-source.js';
@@ -13,11 +14,11 @@ export class MemoryObjects implements ObjectSource {
 
   async get(resource: CachedResource, namespace: string | undefined, name: string): Promise<KubernetesObject | undefined> {
     const found = this.of(resource).find((object) => object.metadata?.name === name && (object.metadata?.namespace || undefined) === namespace);
-    return found && structuredClone(found);
+    return found && cloneJson(found);
   }
 
   async list(resource: CachedResource, namespace: string | undefined): Promise<KubernetesObject[]> {
-    return structuredClone(this.of(resource).filter((object) => namespace === undefined || object.metadata?.namespace === namespace));
+    return cloneJson(this.of(resource).filter((object) => namespace === undefined || object.metadata?.namespace === namespace));
   }
 
   private of(resource: CachedResource): readonly KubernetesObject[] {

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { admit, failedCallResponse, handlerDeadlineMs, timeoutResponse, type AdmitResult } from '../admission/admit.js';
+import { admit, failedCallResponse, handlerDeadlineMs, isThenable, timeoutResponse, type AdmitResult } from '../admission/admit.js';
 import {
   decodeReview,
   erroredResponse,
@@ -78,7 +78,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     }
     const deadlineMs = handlerDeadlineMs(webhook);
     const waitStarted = Date.now();
-    const release = await deps.memory.acquire(cost, deadlineMs);
+    const release = deps.memory.tryAcquire(cost) ?? (await deps.memory.acquire(cost, deadlineMs));
     if (!release) {
       const { apiVersion = 'admission.k8s.io/v1', uid = '' } = identifyReview(read.body);
       log.warn({ uid, cost, inUse: deps.memory.bytesInUse }, 'no heap for this review within its deadline');
@@ -92,7 +92,8 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
       const decoded = decodeReview(read.body);
       if ('error' in decoded) return (decoded.exceedsLimit ? cannotReview : reject)(res, 400, decoded.error, decoded);
       ({ apiVersion, request } = decoded.review);
-      result = await admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs: Date.now() - waitStarted });
+      const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs: Date.now() - waitStarted });
+      result = isThenable(admitted) ? await admitted : admitted;
       send(res, 200, reviewOf(apiVersion, result.response));
     } finally {
       release();
@@ -107,16 +108,19 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     }
   };
 
+  const finished = () => {
+    series.inFlight.value--;
+  };
+  const failed = (error: unknown, res: ServerResponse) => {
+    // Only a bug in this file gets here; the connection still gets an answer.
+    log.error({ err: error }, 'admission endpoint failed');
+    if (!res.headersSent) send(res, 500, reviewOf('admission.k8s.io/v1', erroredResponse(500, 'internal server error')));
+    else res.destroy();
+    finished();
+  };
   return (req, res) => {
-    series.inFlight.inc();
-    handle(req, res, process.hrtime.bigint())
-      .catch((error: unknown) => {
-        // Only a bug in this file gets here; the connection still gets an answer.
-        log.error({ err: error }, 'admission endpoint failed');
-        if (!res.headersSent) send(res, 500, reviewOf('admission.k8s.io/v1', erroredResponse(500, 'internal server error')));
-        else res.destroy();
-      })
-      .finally(() => series.inFlight.dec());
+    series.inFlight.value++;
+    handle(req, res, process.hrtime.bigint()).then(finished, (error: unknown) => failed(error, res));
   };
 }
 

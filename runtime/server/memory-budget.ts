@@ -26,10 +26,17 @@ export class MemoryBudget {
     return this.inUse;
   }
 
+  /** A release function when `cost` fits now and nobody is waiting before it, else undefined (then wait with acquire). */
+  tryAcquire(cost: number): (() => void) | undefined {
+    const charged = Math.min(cost, this.capacity);
+    return this.waiting.length === 0 && this.inUse + charged <= this.capacity ? this.take(charged) : undefined;
+  }
+
   /** Resolves with a release function once `cost` fits, or with undefined after `timeoutMs`. */
   acquire(cost: number, timeoutMs: number): Promise<(() => void) | undefined> {
     const charged = Math.min(cost, this.capacity);
-    if (this.waiting.length === 0 && this.inUse + charged <= this.capacity) return Promise.resolve(this.take(charged));
+    const now = this.tryAcquire(cost);
+    if (now) return Promise.resolve(now);
     return new Promise((resolve) => {
       const entry = { cost: charged, grant: (release: () => void) => {
         clearTimeout(timer);

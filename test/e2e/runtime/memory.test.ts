@@ -21,6 +21,11 @@ const widget = (properties: number, uid: string) =>
 
 class RecordingBudget extends MemoryBudget {
   peak = 0;
+  override tryAcquire(cost: number) {
+    const release = super.tryAcquire(cost);
+    this.peak = Math.max(this.peak, this.bytesInUse);
+    return release;
+  }
   override acquire(cost: number, timeoutMs: number) {
     return super.acquire(cost, timeoutMs).then((release) => {
       this.peak = Math.max(this.peak, this.bytesInUse);
