@@ -8,7 +8,7 @@
  * peer must answer every case of equivalence-cases.ts alike; afterwards the
  * peer runs once more at GOMAXPROCS=2, unpinned, beside `serve --workers 2`.
  *
- *   node bench/admission/run.ts [--rounds 3] [--duration 3] [--connections 1,8,32,128] [--no-peer] [--profile [--profile-path /validate-assignment]]
+ *   node bench/admission/run.ts [--rounds 3] [--duration 3] [--connections 1,8,32,128] [--no-peer] [--profile [--profile-path /validate-assignment] [--profile-body profile|assignment|large]]
  *
  * --profile instead runs serve under --cpu-prof with the 32-connection
  * validate load and prints the self time by module and the top functions.
@@ -244,7 +244,8 @@ async function main() {
 
   if (profileMode) {
     const webhook = argument('profile-path', '/validate-assignment');
-    return profile(certDir, webhook, webhook.endsWith('assignment') ? bodies.assignment : bodies.profile);
+    const body = argument('profile-body', webhook.endsWith('assignment') ? 'assignment' : 'profile') as keyof typeof bodies;
+    return profile(certDir, webhook, bodies[body]);
   }
   if (expressMode) return expressComparison(cert, key, certDir, bodies);
 

@@ -4,6 +4,7 @@ import { WebhookCacheReader } from '../cache/webhook-cache-reader.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import type { AdmissionContext, AdmissionRequestInfo, CacheReader, KubeClient } from '../contract.js';
 import type { ResolvedWebhook } from '../options/types.js';
+import { lazyChildLogger } from './lazy-logger.js';
 import type { AdmissionRequest } from './review.js';
 
 export class RequestContext implements AdmissionContext {
@@ -27,14 +28,14 @@ export class RequestContext implements AdmissionContext {
   }
 
   get log(): Logger {
-    return (this.requestLog ??= this.baseLog.child({
+    return (this.requestLog ??= lazyChildLogger(this.baseLog, () => ({
       webhook: this.webhook.path,
       uid: this.raw.uid,
       operation: this.raw.operation,
       resource: this.raw.resource.resource,
       namespace: this.raw.namespace,
       name: this.raw.name,
-    }));
+    })));
   }
 
   get cache(): CacheReader {

@@ -22,10 +22,17 @@ export class UnrepresentableValue extends Error {
  * review cannot spare) — else its JSON copy from toJsonValue.
  */
 export function asJsonValue(value: unknown): unknown {
-  return isPlainJson(value, new Set()) ? value : toJsonValue(value);
+  return isPlainJson(value, 0) ? value : toJsonValue(value);
 }
 
-function isPlainJson(value: unknown, enclosing: Set<object>): boolean {
+/**
+ * Deeper than this the check gives up and toJsonValue decides. That also ends
+ * a cycle, without the cost of tracking the enclosing objects on every call;
+ * toJsonValue then names it.
+ */
+const PLAIN_CHECK_DEPTH = 1000;
+
+function isPlainJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -38,26 +45,24 @@ function isPlainJson(value: unknown, enclosing: Set<object>): boolean {
       return false;
   }
   if (value === null) return true;
+  if (depth >= PLAIN_CHECK_DEPTH) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
   const prototype = Object.getPrototypeOf(value);
-  const isArray = Array.isArray(value);
-  if (isArray ? prototype !== Array.prototype : prototype !== Object.prototype && prototype !== null) return false;
-  if (enclosing.has(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
-  enclosing.add(value);
-  const plain = isArray ? everyItem(value as unknown[], enclosing) : everyProperty(value as Record<string, unknown>, enclosing);
-  enclosing.delete(value);
-  return plain;
+  if (Array.isArray(value)) return prototype === Array.prototype && everyItem(value, depth + 1);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return everyProperty(value as Record<string, unknown>, depth + 1);
 }
 
-function everyItem(items: unknown[], enclosing: Set<object>): boolean {
+function everyItem(items: unknown[], depth: number): boolean {
   // A hole is not JSON (it would be written as null).
-  for (let index = 0; index < items.length; index++) if (!(index in items) || !isPlainJson(items[index], enclosing)) return false;
+  for (let index = 0; index < items.length; index++) if (!(index in items) || !isPlainJson(items[index], depth)) return false;
   return true;
 }
 
-function everyProperty(object: Record<string, unknown>, enclosing: Set<object>): boolean {
+function everyProperty(object: Record<string, unknown>, depth: number): boolean {
   for (const key of Object.keys(object)) {
     const item = object[key];
-    if (item === undefined || !isPlainJson(item, enclosing)) return false;
+    if (item === undefined || !isPlainJson(item, depth)) return false;
   }
   return true;
 }

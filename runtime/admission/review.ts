@@ -3,6 +3,7 @@
  * share one shape) and its decoding, with a message that says what was wrong.
  */
 import { reasonFor } from '../errors.js';
+import { nestsDeeperThan } from './json-text.js';
 import { ADMISSION_OPERATIONS, type AdmissionRequestInfo, type KubernetesObject } from '../contract.js';
 
 export const REVIEW_API_VERSIONS = ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1'] as const;
@@ -124,14 +125,14 @@ export interface ReviewIdentity {
  * truncated or otherwise not JSON, without materialising any of it.
  */
 export function identifyReview(body: string): ReviewIdentity {
-  const { apiVersion, uid } = scanReview(body, MAX_NESTING_DEPTH);
+  const { apiVersion, uid } = scanReview(body);
   return { apiVersion: REVIEW_API_VERSIONS.find((v) => v === apiVersion), uid };
 }
 
 /** Parses and checks a request body; never throws, and never puts more than a short description of a bad value into a message. */
 export function decodeReview(body: string): DecodeResult {
   // Each level costs at least two characters, so only a long body can be too deep.
-  if (body.length > MAX_NESTING_DEPTH * 2 && scanReview(body, MAX_NESTING_DEPTH).tooDeep) {
+  if (body.length > MAX_NESTING_DEPTH * 2 && nestsDeeperThan(body, MAX_NESTING_DEPTH)) {
     return { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, exceedsLimit: true, ...identifyReview(body) };
   }
   let parsed: unknown;
@@ -176,19 +177,17 @@ function describe(value: unknown): string {
 }
 
 interface Scan {
-  tooDeep: boolean;
   apiVersion?: string;
   uid?: string;
 }
 
 /**
- * One pass over JSON text, tolerant of anything: whether objects or arrays
- * nest deeper than `limit`, and the string values of the top-level
- * `apiVersion` and of `request.uid`, wherever they stand. Nothing is
+ * One pass over JSON text, tolerant of anything: the string values of the
+ * top-level `apiVersion` and of `request.uid`, wherever they stand. Nothing is
  * materialised, so a hostile body costs time linear in its size and no memory.
  */
-function scanReview(text: string, limit: number): Scan {
-  const result: Scan = { tooDeep: false };
+function scanReview(text: string): Scan {
+  const result: Scan = {};
   const inObject: boolean[] = [];
   let depth = 0;
   let expectKey = false;
@@ -212,7 +211,6 @@ function scanReview(text: string, limit: number): Scan {
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
       depth++;
-      if (depth > limit) result.tooDeep = true;
       if (depth <= 2) {
         inObject[depth] = c === 0x7b;
         expectKey = c === 0x7b;

@@ -131,7 +131,7 @@ function mib(bytes: number): string {
 /** A Content-Type or Content-Encoding the API server never sends. */
 function unsupportedHeaders(req: IncomingMessage): { code: number; message: string } | undefined {
   const contentType = req.headers['content-type'];
-  if (contentType?.split(';', 1)[0]!.trim().toLowerCase() !== 'application/json') {
+  if (contentType !== 'application/json' && contentType?.split(';', 1)[0]!.trim().toLowerCase() !== 'application/json') {
     return { code: 400, message: `Content-Type ${JSON.stringify((contentType ?? '').slice(0, 64))} not supported; expected application/json` };
   }
   const encoding = req.headers['content-encoding'];

@@ -6,6 +6,7 @@
  * a review that could never fit is refused at once.
  */
 import { getHeapStatistics } from 'node:v8';
+import { countValues } from '../admission/json-text.js';
 
 /** Kept for everything that is not a review: the server itself, sockets, logs, the handlers' own data. */
 const RESERVE_BYTES = 24 * 1024 * 1024;
@@ -85,29 +86,4 @@ export function reviewHeapCost(body: string, mutating: boolean): number {
   const cost = COST[mutating ? 'mutate' : 'validate'];
   const { properties, values } = body.length > SCAN_ABOVE_BYTES ? countValues(body) : { properties: body.length / 8, values: 0 };
   return Math.ceil(body.length * cost.byte + properties * cost.property + values * cost.value);
-}
-
-/** Colons (one per object property) and other separators and openers (about one per other value) outside strings. */
-function countValues(text: string): { properties: number; values: number } {
-  let properties = 0;
-  let values = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) i = closingQuote(text, i);
-    else if (c === 0x3a) properties++;
-    else if (c === 0x2c || c === 0x7b || c === 0x5b) values++;
-  }
-  return { properties, values };
-}
-
-/** Index of the quote that closes the string opened at `open` (or the end); indexOf keeps long strings cheap to skip. */
-function closingQuote(text: string, open: number): number {
-  let quote = open;
-  for (;;) {
-    quote = text.indexOf('"', quote + 1);
-    if (quote === -1) return text.length;
-    let backslashes = 0;
-    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-  }
 }

@@ -192,3 +192,27 @@ describe('admit: defaulters', () => {
     });
   });
 });
+
+@Webhook({ path: '/validate-logged', mutating: false, rules })
+class Logging {
+  validateCreate(_obj: KubernetesObject, ctx: AdmissionContext) {
+    ctx.log.debug({ step: 1 }, 'off at info');
+    ctx.log.info({ step: 2 }, 'checked');
+    ctx.log.child({ part: 'inner' }).warn('from a child');
+  }
+}
+
+describe('admit: ctx.log', () => {
+  it('writes the enabled levels with the request bindings, and nothing for the disabled ones', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info', base: undefined, timestamp: false }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const webhook = webhookOf(Logging)!;
+    const request = admissionRequest({ object: widget(), namespace: 'a', name: 'w1' }, webhook);
+    await admit(webhook, new Logging() as never, request, { log, kube, objects: new MemoryObjects({}) });
+    const bindings = { webhook: '/validate-logged', uid: request.uid, operation: 'CREATE', resource: 'widgets', namespace: 'a', name: 'w1' };
+    expect(lines).toEqual([
+      { level: 30, ...bindings, step: 2, msg: 'checked' },
+      { level: 40, ...bindings, part: 'inner', msg: 'from a child' },
+    ]);
+  });
+});
