@@ -12,6 +12,8 @@ if ! command -v wrk >/dev/null || ! command -v taskset >/dev/null || ! command -
   apt-get install -y -qq wrk util-linux openssl time >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk util-linux openssl time >/dev/null; }
 fi
 npm run --silent build
+# The admission benchmark runs both servers with the NODE_OPTIONS the chart renders (helm template).
+command -v go >/dev/null && bash scripts/install-helm.sh
 npx tsc -p bench/tsconfig.json
 timeout 120 node bench/generator-scale.ts
 if command -v go >/dev/null; then

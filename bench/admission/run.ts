@@ -39,10 +39,18 @@ const expressMode = process.argv.includes('--express-comparison');
 const withPeer = !process.argv.includes('--no-peer');
 /** The connections of the one extra comparison on both CPUs (peer at GOMAXPROCS=2, serve --workers 2). */
 const MULTICORE_CONNECTIONS = 32;
-// V8 flags for both servers (floor and framework alike): by default the chart's own nodeOptions, so the
-// figures describe the server as deployed.
-const chartNodeOptions = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(repo, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
-const nodeFlags = argument('node-flags', process.env.SHAPER_BENCH_NODE_FLAGS ?? chartNodeOptions).split(' ').filter(Boolean);
+// V8 flags for both servers (floor and framework alike): by default the NODE_OPTIONS the chart renders
+// (helm template, so the heap it derives from resources.limits.memory too), so the figures describe the
+// server as deployed.
+function chartNodeOptions(): string {
+  const rendered = spawnSync('helm', ['template', 'bench', path.join(repo, 'charts/shaper-webhooks'), '--show-only', 'templates/deployment.yaml'], { encoding: 'utf8' });
+  const fromHelm = /name: NODE_OPTIONS\s+value: "([^"]*)"/.exec(rendered.stdout ?? '')?.[1];
+  if (fromHelm !== undefined) return fromHelm;
+  const fromValues = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(repo, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
+  console.log(`bench: helm is not installed (scripts/install-helm.sh); using values.yaml's nodeOptions "${fromValues}" without the heap the chart derives from the memory limit`);
+  return fromValues;
+}
+const nodeFlags = argument('node-flags', process.env.SHAPER_BENCH_NODE_FLAGS ?? chartNodeOptions()).split(' ').filter(Boolean);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-bench-'));
 const children: ChildProcess[] = [];
