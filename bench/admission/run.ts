@@ -1,6 +1,6 @@
 /**
  * Admission load: the framework (`shaper-gen serve` with bench/admission/handlers.ts)
- * against the floor (bench/admission/floor-server.ts, bare node:https) and the
+ * against the floor (bench/admission/floor-server.ts, bare node:https, compiled like serve) and the
  * controller-runtime peer (bench/peers/controller-runtime, GOMAXPROCS=1), on
  * loopback over HTTPS with keep-alive; servers pinned to CPU 0, wrk to CPU 1.
  * Interleaved rounds; the median of each figure and of each per-round ratio
@@ -24,6 +24,7 @@ import { assignmentReview, largeProfileReview, profileReview } from './bodies.ts
 import { PEER_SOURCE_DIR, peerArguments, peerBinary } from './controller-runtime-peer.ts';
 import { checkEquivalence, formatEquivalence, type EquivalenceResult } from './equivalence.ts';
 import { summariseProfile } from './profile-summary.ts';
+import { admissionTargets, formatTargets } from './targets.ts';
 import { runWrk, type WrkResult } from '../support/wrk.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,6 +38,8 @@ const connections = argument('connections', '1,8,32,128').split(',').map(Number)
 const profileMode = process.argv.includes('--profile');
 const expressMode = process.argv.includes('--express-comparison');
 const withPeer = !process.argv.includes('--no-peer');
+/** How long after starting the servers their idle memory is read. */
+const IDLE_AGE_MS = 15_000;
 /** The connections of the one extra comparison on both CPUs (peer at GOMAXPROCS=2, serve --workers 2). */
 const MULTICORE_CONNECTIONS = 32;
 // V8 flags for both servers (floor and framework alike): by default the NODE_OPTIONS the chart renders
@@ -98,7 +101,7 @@ interface Server {
 }
 
 async function startFloor(cert: string, key: string): Promise<Server> {
-  const child = pinned(0, process.execPath, [...nodeFlags, path.join(repo, 'bench/admission/floor-server.ts'), cert, key]);
+  const child = pinned(0, process.execPath, [...nodeFlags, path.join(repo, 'dist/bench/admission/floor-server.js'), cert, key]);
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   return { port: Number(/listening (\d+)/.exec(line.toString())![1]), pid: child.pid!, child };
 }
@@ -274,6 +277,9 @@ async function main() {
     frameworkMiB: rssMiB(servers.framework.small.pid, 'VmRSS'),
     ...(servers.peer ? { peerMiB: rssMiB(servers.peer.small.pid, 'VmRSS') } : {}),
   });
+  // Idle as a pod sits between requests: V8 shrinks a new process's heap over its first seconds, so every
+  // server is measured at the same age rather than the moment it answers.
+  await new Promise((resolve) => setTimeout(resolve, IDLE_AGE_MS));
   const idle = idleOf();
 
   let equivalence: EquivalenceResult | undefined;
@@ -334,7 +340,7 @@ async function main() {
   ].join('\n');
   const peerMiB = (value: number | undefined) => (value === undefined ? '' : `, ${PEER} ${value.toFixed(1)}`);
   const memory = [
-    `RSS (MiB) idle: floor ${idle.floorMiB.toFixed(1)} (includes Node's TypeScript stripping), shaper-gen serve ${idle.frameworkMiB.toFixed(1)} (${idleAfterWarmup.frameworkMiB.toFixed(1)} after warm-up)${peerMiB(idle.peerMiB)}${idleAfterWarmup.peerMiB === undefined ? '' : ` (${idleAfterWarmup.peerMiB.toFixed(1)} after warm-up)`}`,
+    `RSS (MiB) idle: floor ${idle.floorMiB.toFixed(1)}, shaper-gen serve ${idle.frameworkMiB.toFixed(1)} (${idleAfterWarmup.frameworkMiB.toFixed(1)} after warm-up)${peerMiB(idle.peerMiB)}${idleAfterWarmup.peerMiB === undefined ? '' : ` (${idleAfterWarmup.peerMiB.toFixed(1)} after warm-up)`}`,
     `Peak RSS (MiB) over the whole run, the instances serving 1-2 KB bodies: floor ${peak.floorMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkMiB.toFixed(1)}${peerMiB(peak.peerMiB)}; the instances serving the 200 KB body: floor ${peak.floorLargeBodyMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkLargeBodyMiB.toFixed(1)}${peerMiB(peak.peerLargeBodyMiB)}`,
   ].join('\n');
   const peerNote = servers.peer ? `; ${PEER} ${controllerRuntimeVersion()} peer at GOMAXPROCS=1` : '';
@@ -343,6 +349,9 @@ async function main() {
   console.log(`\n${memory}\n`);
 
   const multicore = binary.path === undefined ? undefined : await multicoreComparison(binary.path, certDir, servers.floor.small, servers.framework.small, bodies);
+
+  const targets = admissionTargets(rows, { idle, peak }, multicore);
+  console.log(`Targets (issue 11; throughput and p99 at 32 connections, ratios are medians of per-round ratios)\n\n${formatTargets(targets)}\n`);
 
   const out = path.join(repo, 'bench/results');
   mkdirSync(out, { recursive: true });
@@ -355,7 +364,7 @@ async function main() {
     equivalence: equivalence && { cases: equivalence.cases, mismatches: equivalence.mismatches.length, rows: equivalence.rows },
     multicore,
   };
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, nodeFlags, rounds, durationSeconds: duration, rows, rss: { idle, idleAfterWarmup, peak }, peer }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, nodeFlags, rounds, durationSeconds: duration, rows, rss: { idle, idleAfterWarmup, peak }, peer, targets }, null, 2)}\n`);
   console.log(`wrote ${path.relative(repo, file)}`);
 }
 

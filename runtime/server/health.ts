@@ -2,19 +2,10 @@
  * Liveness and readiness in the style of the Kubernetes API server's own
  * endpoints: `/healthz`, `/readyz`, and `?verbose` for one line per check.
  */
-import express, { type Express } from 'express';
-
 export interface HealthCheck {
   readonly name: string;
   /** Resolves to an error message when failing, undefined when healthy. */
   readonly run: () => Promise<string | undefined> | string | undefined;
-}
-
-export function createPlainApp(): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  return app;
 }
 
 /** Runs the checks; the text lists each one when verbose or failing, as kube-apiserver does. */

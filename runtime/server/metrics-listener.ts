@@ -6,7 +6,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ListenerConfig } from '../config/server-config.js';
-import { createPlainApp } from './health.js';
 import { listen } from './listen.js';
 import type { ServerMetrics } from './metrics.js';
 import type { ProbeAnswer } from './probe-listener.js';
@@ -17,13 +16,14 @@ export interface MetricsListener {
 }
 
 export async function startMetricsListener(config: ListenerConfig, metrics: ServerMetrics): Promise<MetricsListener> {
-  const app = createPlainApp();
-  app.get('/metrics', (_req, res) => {
+  const app = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return reply(res, 404, 'text/plain; charset=utf-8', 'not found: the metrics port serves GET /metrics\n');
     metrics.registry.metrics().then(
-      (text) => res.type(metrics.registry.contentType).send(text),
-      (error: Error) => res.status(500).type('text/plain').send(error.message),
+      (text) => reply(res, 200, metrics.registry.contentType, req.method === 'HEAD' ? '' : text),
+      (error: Error) => reply(res, 500, 'text/plain; charset=utf-8', `${error.message}\n`),
     );
-  });
+  };
   const server = http.createServer(app);
   const address = await listen(server, config);
   return {
@@ -39,4 +39,9 @@ export async function startMetricsListener(config: ListenerConfig, metrics: Serv
 /** /metrics as the health listener's worker thread relays it. */
 export async function metricsAnswer(metrics: ServerMetrics): Promise<ProbeAnswer> {
   return { status: 200, contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
+}
+
+function reply(res: http.ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }

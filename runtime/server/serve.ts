@@ -11,7 +11,6 @@ import { LazyKubeClient } from '../kube-client.js';
 import { rbacRulesOf } from '../rbac-options.js';
 import { createLogger } from '../log.js';
 import { containProcessFaults } from './process-faults.js';
-import { staleHandlersWarnings } from './stale-handlers.js';
 import { importWebhookClasses, RegistrationError, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 import { WORKER_SLOT_ENV, WorkerPool, type FromWorker, type ToWorker } from './worker-pool.js';
@@ -58,7 +57,8 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
   const log = options.log ?? createLogger(config.log.level).child(options.logBindings ?? {});
   if (config.handlers.length === 0) throw new RegistrationError('no handlers: pass --handlers <compiled module> (e.g. dist/webhooks.generated.js) or set handlers in the config');
 
-  if (options.dev) for (const warning of staleHandlersWarnings(config.handlers)) log.warn(warning);
+  // Only --dev reads the project's sources (tinyglobby, yaml), so only --dev loads what that takes.
+  if (options.dev) for (const warning of (await import('./stale-handlers.js')).staleHandlersWarnings(config.handlers)) log.warn(warning);
   const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '));
   // Only --dev needs certificate generation (and its libraries).
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;

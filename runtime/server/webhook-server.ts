@@ -17,7 +17,8 @@ import { InformerCache } from '../cache/informer-cache.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import { admissionEndpoint, type RawHandler } from './admission-endpoint.js';
 import { Drain } from './drain.js';
-import { createPlainApp, evaluateChecks, type HealthCheck } from './health.js';
+import { createPlainApp } from './express-app.js';
+import { evaluateChecks, type HealthCheck } from './health.js';
 import { startHealthListener } from './health-listener.js';
 import { sharedProbePort } from './listen.js';
 import { MemoryBudget } from './memory-budget.js';
@@ -54,8 +55,7 @@ export interface ListeningAddresses {
 }
 
 export class WebhookServer {
-  /** The Express app behind the webhook port: add your own routes here. Admission paths never reach it. */
-  readonly app: Express = createPlainApp();
+  private expressApp: Express | undefined;
   readonly metrics: ServerMetrics;
   private readonly informers: InformerCache | undefined;
   private readonly endpoints = new Map<string, RawHandler>();
@@ -82,13 +82,19 @@ export class WebhookServer {
     this.drain = new Drain({ log, shutdown: config.shutdown, listener: this.listener, release: () => this.release() });
   }
 
+  /** The Express app behind the webhook port: add your own routes here. Admission paths never reach it. Made on first use. */
+  get app(): Express {
+    return (this.expressApp ??= createPlainApp());
+  }
+
   private route(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const query = url.indexOf('?'); // the API server appends ?timeout=…
     const endpoint = this.endpoints.get(query === -1 ? url : url.slice(0, query));
     if (endpoint) endpoint(req, res);
     // Express's final handler, so that routes users add to `app` at any time come first.
-    else this.app(req as express.Request, res as express.Response, () => notFound(req, res));
+    else if (this.expressApp) this.expressApp(req as express.Request, res as express.Response, () => notFound(req, res));
+    else notFound(req, res);
   }
 
   /** Paths the chart expects that no registered class serves. */
