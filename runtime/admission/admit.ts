@@ -156,15 +156,25 @@ function then<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R
 /** A handler's result as it is when it is not a promise; else the promise, bounded by the deadline. */
 function settle<T>(value: T | Promise<T>, ctx: RequestContext, deadline: Deadline): T | Promise<T> {
   if (!isThenable(value)) return value;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
       const error = new DeadlineExceeded(deadline.ms);
       ctx.abort(error);
       reject(error);
     }, deadline.remainingMs);
+    const fail = (error: unknown) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    try {
+      value.then((settled) => {
+        clearTimeout(timer);
+        resolve(settled);
+      }, fail);
+    } catch (error) {
+      fail(error); // a thenable whose then() throws
+    }
   });
-  return Promise.race([value, expired]).finally(() => clearTimeout(timer));
 }
 
 export function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
