@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGeneratorConfig } from '../config.js';
 import { runManifests } from '../run-manifests.js';
+import { DEFAULT_COMPILED_HANDLERS } from '../../runtime/project-layout.js';
 
 export interface DevFlags {
   config?: string;
@@ -22,7 +23,7 @@ const SETTLE_MS = 200;
 
 export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<number> {
   const config = loadGeneratorConfig(flags.config, cwd);
-  const handlers = flags.handlers ?? 'dist/webhooks.generated.js';
+  const handlers = flags.handlers ?? DEFAULT_COMPILED_HANDLERS;
   let server: ChildProcess | undefined;
   let running = Promise.resolve();
   let pending = false;

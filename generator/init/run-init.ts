@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mergePackageJson } from './package-json.js';
 import { projectScaffold } from './scaffold.js';
+import { DEFAULT_COMPILED_HANDLERS } from '../../runtime/project-layout.js';
 
 export interface InitFlags {
   name?: string;
@@ -33,7 +34,7 @@ export function runInit(dir: string | undefined, flags: InitFlags, cwd = process
     name,
     description: `Admission webhooks of ${name}, served by shaper-gen.`,
     image: flags.image ?? name,
-    handlers: 'dist/webhooks.generated.js',
+    handlers: DEFAULT_COMPILED_HANDLERS,
   });
 
   const written: string[] = [];

@@ -11,6 +11,7 @@ import { CIPHER_SUITE_NAMES } from '../tls/cipher-suites.js';
 import { LOG_LEVELS } from './log-levels.js';
 import { checkDocument, type DocumentOf, type Schema, type SettingsOf } from './schema.js';
 import { readYamlConfig } from './yaml-config.js';
+import { DEFAULT_COMPILED_HANDLERS } from '../project-layout.js';
 
 export const SERVER_CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';
 export const SERVER_CONFIG_KIND = 'ServerConfig';
@@ -93,7 +94,7 @@ export type ServerConfigOverrides = DocumentOf<typeof SERVER_CONFIG_SCHEMA>;
 export type ListenerConfig = ServerConfig['metrics'];
 
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {
-  handlers: [],
+  handlers: [DEFAULT_COMPILED_HANDLERS],
   expectedPaths: [],
   workers: 1,
   webhook: {

@@ -14,6 +14,7 @@ import { containProcessFaults } from './process-faults.js';
 import { importWebhookClasses, RegistrationError, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 import { WORKER_SLOT_ENV, WorkerPool, type FromWorker, type ToWorker } from './worker-pool.js';
+import { DEFAULT_COMPILED_HANDLERS } from '../project-layout.js';
 
 export interface ServeOptions {
   /** ServerConfig file; without one, the defaults. */
@@ -55,7 +56,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 async function startWithConfig(config: ServerConfig, options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.log.level).child(options.logBindings ?? {});
-  if (config.handlers.length === 0) throw new RegistrationError('no handlers: pass --handlers <compiled module> (e.g. dist/webhooks.generated.js) or set handlers in the config');
+  if (config.handlers.length === 0) throw new RegistrationError(`no handlers: pass --handlers <compiled module> (e.g. ${DEFAULT_COMPILED_HANDLERS}) or set handlers in the config`);
 
   // Only --dev reads the project's sources (tinyglobby, yaml), so only --dev loads what that takes.
   if (options.dev) for (const warning of (await import('./stale-handlers.js')).staleHandlersWarnings(config.handlers)) log.warn(warning);

@@ -82,7 +82,7 @@ describe('shaper-gen serve', () => {
   it.each([
     [['--handlers', 'dist/nope.js'], `shaper-gen serve: handlers module dist/nope.js: no such file (in ${process.cwd()}; run npm run build, or fix --handlers / handlers in the config)\n`],
     [['--handlers', 'sample/webhooks.generated.ts'], /^shaper-gen serve: cannot import handlers module sample\/webhooks\.generated\.ts: .+; compile it first \(npm run build\) and pass the \.js file, e\.g\. sample\/webhooks\.generated\.js\n$/],
-    [[], 'shaper-gen serve: no handlers: pass --handlers <compiled module> (e.g. dist/webhooks.generated.js) or set handlers in the config\n'],
+    [[], `shaper-gen serve: handlers module dist/webhooks.generated.js: no such file (in ${process.cwd()}; run npm run build, or fix --handlers / handlers in the config)\n`],
     [['--log-level', 'loud'], 'shaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
     [['--port', '99999'], 'shaper-gen serve: --port: must be an integer from 0 to 65535\n'],
     [['--health-port', 'x'], 'shaper-gen serve: --health-port: must be an integer from 0 to 65535\n'],
