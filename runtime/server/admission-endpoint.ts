@@ -23,6 +23,7 @@ import { readBody } from './body.js';
 import { reviewHeapCost, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 import type { RegisteredWebhook } from './registry.js';
+import { writeResponse } from './write-response.js';
 
 export interface EndpointDeps {
   readonly log: Logger;
@@ -142,7 +143,5 @@ function unsupportedHeaders(req: IncomingMessage): { code: number; message: stri
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  writeResponse(res, status, 'application/json', JSON.stringify(body));
 }

@@ -7,6 +7,7 @@ import type { ServerConfig } from '../config/server-config.js';
 import type { ServerMetrics } from './metrics.js';
 import { metricsAnswer } from './metrics-listener.js';
 import { ProbeListener, type ProbeAnswer } from './probe-listener.js';
+import { TEXT } from './write-response.js';
 
 /** A readiness probe's answer must come back within the kubelet's default 1 s probe timeout. */
 const PROBE_RELAY_MS = 800;
@@ -23,10 +24,10 @@ export function startHealthListener({ config, readiness, metrics }: HealthListen
   const answer = async (path: string, verbose: boolean): Promise<ProbeAnswer> => {
     if (path === '/readyz') {
       const { status, text } = await readiness(verbose);
-      return { status, contentType: 'text/plain; charset=utf-8', body: text };
+      return { status, contentType: TEXT, body: text };
     }
     if (path === '/metrics' && metrics) return metricsAnswer(metrics);
-    return { status: 404, contentType: 'text/plain; charset=utf-8', body: `no probe at ${path}\n` };
+    return { status: 404, contentType: TEXT, body: `no probe at ${path}\n` };
   };
   return ProbeListener.start({ port: config.port, bindAddress: config.bindAddress, stallMs: config.stallSeconds * 1000, relayMs: PROBE_RELAY_MS, answer });
 }

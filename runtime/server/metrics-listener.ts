@@ -9,6 +9,7 @@ import type { ListenerConfig } from '../config/server-config.js';
 import { listen } from './listen.js';
 import type { ServerMetrics } from './metrics.js';
 import type { ProbeAnswer } from './probe-listener.js';
+import { TEXT, writeResponse } from './write-response.js';
 
 export interface MetricsListener {
   readonly address: AddressInfo;
@@ -18,10 +19,10 @@ export interface MetricsListener {
 export async function startMetricsListener(config: ListenerConfig, metrics: ServerMetrics): Promise<MetricsListener> {
   const app = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const path = (req.url ?? '/').split('?', 1)[0];
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return reply(res, 404, 'text/plain; charset=utf-8', 'not found: the metrics port serves GET /metrics\n');
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return writeResponse(res, 404, TEXT, 'not found: the metrics port serves GET /metrics\n');
     metrics.registry.metrics().then(
-      (text) => reply(res, 200, metrics.registry.contentType, req.method === 'HEAD' ? '' : text),
-      (error: Error) => reply(res, 500, 'text/plain; charset=utf-8', `${error.message}\n`),
+      (text) => writeResponse(res, 200, metrics.registry.contentType, req.method === 'HEAD' ? '' : text),
+      (error: Error) => writeResponse(res, 500, TEXT, `${error.message}\n`),
     );
   };
   const server = http.createServer(app);
@@ -39,9 +40,4 @@ export async function startMetricsListener(config: ListenerConfig, metrics: Serv
 /** /metrics as the health listener's worker thread relays it. */
 export async function metricsAnswer(metrics: ServerMetrics): Promise<ProbeAnswer> {
   return { status: 200, contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
-}
-
-function reply(res: http.ServerResponse, status: number, contentType: string, body: string): void {
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
 }

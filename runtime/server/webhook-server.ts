@@ -28,6 +28,7 @@ import type { ProbeListener } from './probe-listener.js';
 import type { RegisteredWebhook } from './registry.js';
 import { servingCertificate, tlsServerOptions, type ServingCertificate } from './tls-options.js';
 import { HANDSHAKE_TIMEOUT_MS, WebhookListener } from './webhook-listener.js';
+import { writeResponse } from './write-response.js';
 
 export interface WebhookServerOptions {
   readonly config: ServerConfig;
@@ -165,6 +166,5 @@ export class WebhookServer {
 function notFound(req: IncomingMessage, res: ServerResponse): void {
   const path = (req.url ?? '/').split('?', 1)[0];
   const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: `no webhook is served at ${path}` });
-  res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
+  writeResponse(res, 404, 'application/json; charset=utf-8', body);
 }

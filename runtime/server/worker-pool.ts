@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import type { ListenerConfig, ServerConfig } from '../config/server-config.js';
 import { listen, sharedProbePort } from './listen.js';
+import { TEXT, writeResponse } from './write-response.js';
 
 /** The primary's answer deadline for a worker's readiness: inside the kubelet's 1 s probe timeout. */
 const WORKER_ANSWER_MS = 800;
@@ -143,23 +144,20 @@ export class WorkerPool {
 
   private probe(req: http.IncomingMessage, res: http.ServerResponse, withMetrics: boolean): void {
     const url = new URL(req.url ?? '/', 'http://probe');
-    const reply = (status: number, contentType: string, body: string) => {
-      res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
-      res.end(body);
-    };
-    if (url.pathname === '/healthz' || url.pathname === '/livez') return reply(200, 'text/plain; charset=utf-8', 'ok\n');
+    const reply = (status: number, contentType: string, body: string) => writeResponse(res, status, contentType, body);
+    if (url.pathname === '/healthz' || url.pathname === '/livez') return reply(200, TEXT, 'ok\n');
     if (url.pathname === '/readyz') {
-      void this.readiness(url.searchParams.has('verbose')).then(({ status, text }) => reply(status, 'text/plain; charset=utf-8', text));
+      void this.readiness(url.searchParams.has('verbose')).then(({ status, text }) => reply(status, TEXT, text));
       return;
     }
     if (url.pathname === '/metrics' && withMetrics) {
       this.aggregator.clusterMetrics().then(
         (text) => reply(200, this.aggregator.contentType, text),
-        (error: Error) => reply(500, 'text/plain; charset=utf-8', `${error.message}\n`),
+        (error: Error) => reply(500, TEXT, `${error.message}\n`),
       );
       return;
     }
-    reply(404, 'text/plain; charset=utf-8', `nothing at ${url.pathname}\n`);
+    reply(404, TEXT, `nothing at ${url.pathname}\n`);
   }
 
   private listen(config: ListenerConfig, handler: http.RequestListener): Promise<AddressInfo> {
