@@ -3,7 +3,7 @@
  * share one shape) and its decoding, with a message that says what was wrong.
  */
 import { reasonFor } from '../errors.js';
-import { nestsDeeperThan } from './json-text.js';
+import { closingQuote, nestsDeeperThan } from './json-text.js';
 import { ADMISSION_OPERATIONS, type AdmissionRequestInfo, type KubernetesObject } from '../contract.js';
 
 export const REVIEW_API_VERSIONS = ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1'] as const;
@@ -196,8 +196,7 @@ function scanReview(text: string): Scan {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      let end = i + 1;
-      while (end < text.length && text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+      const end = closingQuote(text, i);
       if (end >= text.length) break; // a string cut off by the end of the body is no value
       if (depth <= 2) {
         const raw = text.slice(i + 1, end);
