@@ -25,7 +25,9 @@ import { PEER_SOURCE_DIR, peerArguments, peerBinary } from './controller-runtime
 import { checkEquivalence, formatEquivalence, type EquivalenceResult } from './equivalence.ts';
 import { summariseProfile } from './profile-summary.ts';
 import { admissionTargets, formatTargets } from './targets.ts';
+import { chartNodeOptions } from '../support/chart-node-options.ts';
 import { runWrk, type WrkResult } from '../support/wrk.ts';
+import { freePort } from '../../test/support/free-port.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const argument = (name: string, fallback: string) => {
@@ -42,18 +44,9 @@ const withPeer = !process.argv.includes('--no-peer');
 const IDLE_AGE_MS = 15_000;
 /** The connections of the one extra comparison on both CPUs (peer at GOMAXPROCS=2, serve --workers 2). */
 const MULTICORE_CONNECTIONS = 32;
-// V8 flags for both servers (floor and framework alike): by default the NODE_OPTIONS the chart renders
-// (helm template, so the heap it derives from resources.limits.memory too), so the figures describe the
-// server as deployed.
-function chartNodeOptions(): string {
-  const rendered = spawnSync('helm', ['template', 'bench', path.join(repo, 'charts/shaper-webhooks'), '--show-only', 'templates/deployment.yaml'], { encoding: 'utf8' });
-  const fromHelm = /name: NODE_OPTIONS\s+value: "([^"]*)"/.exec(rendered.stdout ?? '')?.[1];
-  if (fromHelm !== undefined) return fromHelm;
-  const fromValues = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(repo, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
-  console.log(`bench: helm is not installed (scripts/install-helm.sh); using values.yaml's nodeOptions "${fromValues}" without the heap the chart derives from the memory limit`);
-  return fromValues;
-}
-const nodeFlags = argument('node-flags', process.env.SHAPER_BENCH_NODE_FLAGS ?? chartNodeOptions()).split(' ').filter(Boolean);
+// V8 flags for both servers (floor and framework alike): the chart's, as deployed.
+const flagsGiven = process.argv.includes('--node-flags') ? argument('node-flags', '') : process.env.SHAPER_BENCH_NODE_FLAGS;
+const nodeFlags = flagsGiven === undefined ? chartNodeOptions(repo) : flagsGiven.split(' ').filter(Boolean);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-bench-'));
 const children: ChildProcess[] = [];
@@ -78,14 +71,6 @@ function writeCertificate(): { cert: string; key: string } {
   const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert], { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
   return { cert, key };
-}
-
-async function freePort(): Promise<number> {
-  const server = http.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function pinned(cpu: number, command: string, args: string[], extra: Parameters<typeof spawn>[2] = {}): ChildProcess {

@@ -26,6 +26,7 @@ import { freePort } from '../../test/support/free-port.js';
 import { REPO_ROOT } from '../../test/support/fixture-project.js';
 import { createTestCA } from '../../test/support/pki.js';
 import { assignmentReview } from '../admission/bodies.js';
+import { chartNodeOptions } from '../support/chart-node-options.js';
 import { runWrk, type WrkResult } from '../support/wrk.js';
 
 const argument = (name: string, fallback: string) => {
@@ -164,8 +165,7 @@ health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 log: { level: warn }
 `);
-  const nodeOptions = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(REPO_ROOT, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeOptions.split(' ').filter(Boolean), path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...chartNodeOptions(REPO_ROOT), path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
     cwd: REPO_ROOT,
     env: { ...process.env, KUBECONFIG: kubeconfig },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -14,7 +14,6 @@
  * Prints tables and writes bench/results/faults.json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -25,6 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { judgeResponses } from '../../test/support/oracle.ts';
 import { baseReviews, faultCorpus } from './corpus.ts';
 import { sendAll } from './send.ts';
+import { chartNodeOptions } from '../support/chart-node-options.ts';
+import { freePort } from '../../test/support/free-port.ts';
 import { oracleCases, tally } from './tally.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -41,14 +42,6 @@ process.on('exit', () => {
   server?.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 function get(port: number, urlPath: string): Promise<{ status: number; ms: number }> {
   const started = performance.now();
@@ -81,8 +74,7 @@ shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: fatal }
 `);
   // The chart's own Node flags, so the figures describe the server as deployed.
-  const nodeOptions = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(repo, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';
-  const child = spawn(process.execPath, [...nodeOptions.split(' ').filter(Boolean), path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...chartNodeOptions(repo), path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   let exit: string | undefined;

@@ -8,30 +8,20 @@
  * --with-api-client adds a webhook declaring rbac, so that @kubernetes/client-node is loaded as in an app that looks objects up.
  * The server runs with the NODE_OPTIONS the chart renders; --old-space overrides the heap.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { profileReview } from '../admission/bodies.ts';
+import { chartNodeOptions } from '../support/chart-node-options.ts';
+import { freePort } from '../../test/support/free-port.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// The container's NODE_OPTIONS as the chart renders them (its heap sized from the memory limit).
-const helm = path.join(process.env.SHAPER_GEN_CACHE ?? path.join(os.homedir(), '.cache/shaper-gen'), 'bin/helm');
-const deployment = execFileSync(helm, ['template', 'bench', path.join(repo, 'charts/shaper-webhooks'), '--show-only', 'templates/deployment.yaml'], { encoding: 'utf8' });
-const chartNodeOptions = /name: NODE_OPTIONS\s+value: "([^"]*)"/.exec(deployment)![1]!.split(' ');
+const renderedNodeOptions = chartNodeOptions(repo);
 const MiB = 1024 * 1024;
-
-function freePort(): Promise<number> {
-  const server = http.createServer().listen(0, '127.0.0.1');
-  return once(server, 'listening').then(() => {
-    const { port } = server.address() as { port: number };
-    return new Promise((resolve) => server.close(() => resolve(port)));
-  });
-}
 
 /** A Profile review of about `bytes`, its bulk in annotations; UPDATE carries it twice. */
 function bigProfile(bytes: number, operation: 'CREATE' | 'UPDATE', shape: 'annotations' | 'many-keys'): string {
@@ -79,7 +69,7 @@ health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 log: { level: error }
 `);
-  const flags = [...chartNodeOptions, ...(oldSpace ? [`--max-old-space-size=${oldSpace}`] : [])];
+  const flags = [...renderedNodeOptions, ...(oldSpace ? [`--max-old-space-size=${oldSpace}`] : [])];
   const child = spawn(process.execPath, [...flags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--dev', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -122,7 +112,7 @@ export const webhooks = [UsesTheApi];
 const withApiClient = process.argv.includes('--with-api-client');
 const oldSpaceFlag = process.argv.indexOf('--old-space');
 const oldSpace = oldSpaceFlag > 0 ? Number(process.argv[oldSpaceFlag + 1]) : undefined;
-console.log(`node flags: ${chartNodeOptions.join(' ')}${oldSpace ? ` --max-old-space-size=${oldSpace}` : ''}${withApiClient ? '; with @kubernetes/client-node loaded' : ''}\n`);
+console.log(`node flags: ${renderedNodeOptions.join(' ')}${oldSpace ? ` --max-old-space-size=${oldSpace}` : ''}${withApiClient ? '; with @kubernetes/client-node loaded' : ''}\n`);
 console.log('| case | requests | statuses | wall | RSS idle → peak |');
 console.log('| --- | --- | --- | --- | --- |');
 await measure(oldSpace, 'mutate UPDATE, annotations', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'annotations')));
