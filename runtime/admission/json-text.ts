@@ -30,15 +30,128 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** Colons (one per object property) and other separators and openers (about one per other value) outside strings. */
-export function countValues(text: string): { properties: number; values: number } {
-  let properties = 0;
-  let values = 0;
+/** What decoding a JSON text will build, counted without building it (see measureJson). */
+export interface JsonShape {
+  readonly objects: number;
+  readonly arrays: number;
+  /** Values inside arrays. */
+  readonly elements: number;
+  /** Properties among the first SMALL_OBJECT_PROPERTIES of their object (V8 keeps those in a hidden class). */
+  readonly smallObjectProperties: number;
+  /** Properties past those: the object is a hash table by then. */
+  readonly largeObjectProperties: number;
+  /** String values (keys are properties). */
+  readonly strings: number;
+  /**
+   * About how many different keys the small-object properties have: each new one makes V8 create a hidden
+   * class when the object is decoded and again when it is copied, which costs far more than its bytes.
+   */
+  readonly distinctKeys: number;
+  /** Whether any character needs two bytes in a JS string (then every string of the text takes twice the heap). */
+  readonly twoByte: boolean;
+}
+
+export const SMALL_OBJECT_PROPERTIES = 128;
+const OBJECT = 1;
+const ARRAY = 2;
+
+/**
+ * One pass over `text` (valid JSON or not) that counts what JSON.parse would build. Strings are skipped with
+ * indexOf except for keys of small objects, which are hashed into a bitmap to estimate how many are different
+ * (linear counting). Undefined when objects and arrays nest deeper than `maxDepth`.
+ */
+export function measureJson(text: string, maxDepth: number): JsonShape | undefined {
+  const containers = new Uint8Array(maxDepth + 1);
+  const propertyCounts = new Uint32Array(maxDepth + 1);
+  // At least one bit per character: more than the keys a text can hold, so linear counting stays within a few percent.
+  const hashBits = 2 ** Math.max(10, Math.ceil(Math.log2(text.length + 1)));
+  const keyHashes = new Uint32Array(hashBits / 32);
+  let depth = 0;
+  let objects = 0;
+  let arrays = 0;
+  let elements = 0;
+  let smallObjectProperties = 0;
+  let largeObjectProperties = 0;
+  let strings = 0;
+  let hashedKeys = 0;
+  let expectingKey = false;
+  let arrayJustOpened = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) i = closingQuote(text, i);
-    else if (c === 0x3a) properties++;
-    else if (c === 0x2c || c === 0x7b || c === 0x5b) values++;
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (arrayJustOpened) {
+      arrayJustOpened = false;
+      if (c !== 0x5d) elements++;
+    }
+    switch (c) {
+      case 0x22: {
+        const close = closingQuote(text, i);
+        if (expectingKey && containers[depth] === OBJECT) {
+          expectingKey = false;
+          if (propertyCounts[depth]!++ < SMALL_OBJECT_PROPERTIES) {
+            smallObjectProperties++;
+            hashedKeys++;
+            const hash = hashRange(text, i + 1, close) & (hashBits - 1);
+            keyHashes[hash >>> 5]! |= 1 << (hash & 31);
+          } else largeObjectProperties++;
+        } else strings++;
+        i = close;
+        break;
+      }
+      case 0x7b:
+      case 0x5b:
+        if (depth === maxDepth) return undefined;
+        depth++;
+        containers[depth] = c === 0x7b ? OBJECT : ARRAY;
+        propertyCounts[depth] = 0;
+        if (c === 0x7b) {
+          objects++;
+          expectingKey = true;
+        } else {
+          arrays++;
+          arrayJustOpened = true;
+        }
+        break;
+      case 0x7d:
+      case 0x5d:
+        if (depth > 0) depth--;
+        expectingKey = false;
+        break;
+      case 0x2c:
+        if (containers[depth] === OBJECT) expectingKey = true;
+        else if (containers[depth] === ARRAY) elements++;
+        break;
+    }
   }
-  return { properties, values };
+  return {
+    objects,
+    arrays,
+    elements,
+    smallObjectProperties,
+    largeObjectProperties,
+    strings,
+    distinctKeys: Math.min(hashedKeys, estimateDistinct(keyHashes)),
+    twoByte: /[^\u0000-\u00ff]/.test(text),
+  };
+}
+
+/** FNV-1a over the UTF-16 code units of text[start, end). */
+function hashRange(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Linear counting: from the share of bits still clear, how many different values were hashed into the bitmap. */
+function estimateDistinct(bitmap: Uint32Array): number {
+  const bits = bitmap.length * 32;
+  let set = 0;
+  for (const word of bitmap) set += popCount(word);
+  return set === bits ? Number.POSITIVE_INFINITY : Math.round(-bits * Math.log((bits - set) / bits));
+}
+
+function popCount(word: number): number {
+  let bits = word - ((word >>> 1) & 0x55555555);
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  return (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }

@@ -6,7 +6,8 @@
  * a review that could never fit is refused at once.
  */
 import { getHeapStatistics } from 'node:v8';
-import { countValues } from '../admission/json-text.js';
+import { measureJson } from '../admission/json-text.js';
+import { MAX_NESTING_DEPTH } from '../admission/review.js';
 
 /** Kept for everything that is not a review: the server itself, sockets, logs, the handlers' own data. */
 const RESERVE_BYTES = 24 * 1024 * 1024;
@@ -72,18 +73,41 @@ export class MemoryBudget {
   }
 }
 
-/** Heap per body byte (the text, and the strings decoded from it), per object property and per other JSON value. */
+/**
+ * Heap per thing decoding builds (and, for a defaulter, copying and diffing), measured on Node 24 with the
+ * chart's heap flags by bisecting, for each shape of body, the largest one that does not run V8 out of heap
+ * (bench/memory), then rounded up by about a fifth. `byte` covers the text and the strings decoded from it.
+ * A new key of a small object is dear: V8 makes a hidden class for it when decoding and again when copying.
+ * Elements and properties also carry what JSON.parse holds outside the heap while it decodes (a handle and a
+ * slot of its value stack, OFF_HEAP_PER_VALUE, for each value; twice for a property, its key and its value): the heap limit does not bound that, the container's does.
+ */
+const OFF_HEAP_PER_VALUE = 24;
 const COST = {
-  validate: { byte: 2, property: 48, value: 8 },
-  // A defaulter's working copy and the diff roughly double the decoded part.
-  mutate: { byte: 3, property: 112, value: 24 },
+  validate: { byte: 2, object: 88, array: 50, element: 12 + OFF_HEAP_PER_VALUE, smallObjectProperty: 16 + 2 * OFF_HEAP_PER_VALUE, largeObjectProperty: 130 + 2 * OFF_HEAP_PER_VALUE, string: 30, distinctKey: 150 },
+  mutate: { byte: 3, object: 160, array: 110, element: 30 + OFF_HEAP_PER_VALUE, smallObjectProperty: 40 + 2 * OFF_HEAP_PER_VALUE, largeObjectProperty: 200 + 2 * OFF_HEAP_PER_VALUE, string: 40, distinctKey: 520 },
 };
-/** Below this size a pass over the body is not worth it: charged as if every 8 bytes were a property. */
-const SCAN_ABOVE_BYTES = 64 * 1024;
+/** Below this size a pass over the body is not worth it: charged what the dearest shape measured costs per byte. */
+const SCAN_ABOVE_BYTES = 16 * 1024;
+const WORST_PER_BYTE = { validate: 48, mutate: 96 };
 
-/** Estimated heap to decode a review body and run the handler on it, calibrated on Node 24 (bench/memory). Errs high. */
+/**
+ * Estimated heap to decode a review body and run the handler on it: from the body's structure, not its length,
+ * since tiny objects cost tens of times their bytes once decoded. Errs high for every shape measured.
+ */
 export function reviewHeapCost(body: string, mutating: boolean): number {
-  const cost = COST[mutating ? 'mutate' : 'validate'];
-  const { properties, values } = body.length > SCAN_ABOVE_BYTES ? countValues(body) : { properties: body.length / 8, values: 0 };
-  return Math.ceil(body.length * cost.byte + properties * cost.property + values * cost.value);
+  const work = mutating ? 'mutate' : 'validate';
+  const shape = body.length > SCAN_ABOVE_BYTES ? measureJson(body, MAX_NESTING_DEPTH) : undefined;
+  // Too deep to decode: the decoder refuses it; charge it like a small body meanwhile.
+  if (!shape) return Math.ceil(body.length * WORST_PER_BYTE[work]);
+  const cost = COST[work];
+  return Math.ceil(
+    body.length * cost.byte * (shape.twoByte ? 2 : 1) +
+      shape.objects * cost.object +
+      shape.arrays * cost.array +
+      shape.elements * cost.element +
+      shape.smallObjectProperties * cost.smallObjectProperty +
+      shape.largeObjectProperties * cost.largeObjectProperty +
+      shape.strings * cost.string +
+      shape.distinctKeys * cost.distinctKey,
+  );
 }

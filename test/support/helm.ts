@@ -66,3 +66,9 @@ export function findObject(objects: readonly K8sObject[], kind: string, name?: s
   if (!found) throw new Error(`no ${kind}${name ? ` named ${name}` : ''} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
   return found;
 }
+
+/** The environment the sample chart's Deployment gives the server container (NODE_OPTIONS and the rest), as helm renders it. */
+export async function chartContainerEnv(chartDir: string, options: HelmOptions = {}): Promise<Record<string, string>> {
+  const container = findObject(await helmTemplate(chartDir, options), 'Deployment').spec.template.spec.containers[0] as { env: { name: string; value: string }[] };
+  return Object.fromEntries(container.env.map(({ name, value }) => [name, value]));
+}

@@ -116,7 +116,7 @@ ${options.extra ?? ''}`,
 
   /** POSTs a JSON body to the webhook port, verifying the server against the test CA. */
   post(port: number, urlPath: string, body: unknown, agent: https.Agent | false = false): Promise<HttpResult> {
-    const text = JSON.stringify(body);
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
     return request(
       https,
       {

@@ -10,6 +10,9 @@ import { CIPHER_SUITE_NAMES } from '../../../runtime/tls/cipher-suites.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate, type K8sObject } from '../../support/helm.js';
 
+/** Every server container runs with glibc's mmap threshold fixed (deployment.yaml says why). */
+const FIXED_MMAP_THRESHOLD = { name: 'MALLOC_MMAP_THRESHOLD_', value: '131072' };
+
 const CHART = path.join(REPO_ROOT, 'charts/shaper-webhooks');
 const release = { release: 'shaper', namespace: 'shaper-system' };
 const FULLNAME = 'shaper-shaper-webhooks';
@@ -38,7 +41,7 @@ describe('shaper-webhooks chart', () => {
     const [container] = pod.containers;
     expect(deployment.spec.replicas).toBe(2);
     expect(container.args).toEqual(['serve', '--config', '/etc/shaper-gen/config.yaml']);
-    expect(container.env).toEqual([{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=112' }]);
+    expect(container.env).toEqual([FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=112' }]);
     expect(container.ports).toEqual([
       { name: 'webhook', containerPort: 9443, protocol: 'TCP' },
       { name: 'health', containerPort: 8081, protocol: 'TCP' },
@@ -104,17 +107,17 @@ describe('shaper-webhooks chart', () => {
     const objects = await helmTemplate(CHART, { ...release, set: { 'server.workers': 2, 'resources.limits.memory': '512Mi' } });
     const [container] = deploymentOf(objects).spec.template.spec.containers;
     // (512 − 64 for the primary − 2 × 144) / 2
-    expect([configOf(objects).workers, container.env]).toEqual([2, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=80' }]]);
+    expect([configOf(objects).workers, container.env]).toEqual([2, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=80' }]]);
     expect(configOf(await helmTemplate(CHART, release)).workers).toBe(1);
     // server.workers 0 (the default): one per whole CPU of the limit, at least one; an explicit value wins.
     const workersFor = async (set: Record<string, unknown>) => {
       const rendered = await helmTemplate(CHART, { ...release, set: { 'resources.limits.memory': '1Gi', ...set } });
       return [configOf(rendered).workers, deploymentOf(rendered).spec.template.spec.containers[0].env];
     };
-    expect(await workersFor({ 'resources.limits.cpu': '2' })).toEqual([2, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=336' }]]);
-    expect(await workersFor({ 'resources.limits.cpu': '1500m' })).toEqual([1, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
-    expect(await workersFor({ 'resources.limits.cpu': '250m' })).toEqual([1, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
-    expect(await workersFor({ 'resources.limits.cpu': '3', 'server.workers': 1 })).toEqual([1, [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
+    expect(await workersFor({ 'resources.limits.cpu': '2' })).toEqual([2, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=336' }]]);
+    expect(await workersFor({ 'resources.limits.cpu': '1500m' })).toEqual([1, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
+    expect(await workersFor({ 'resources.limits.cpu': '250m' })).toEqual([1, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
+    expect(await workersFor({ 'resources.limits.cpu': '3', 'server.workers': 1 })).toEqual([1, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
     await expect(helmTemplate(CHART, { ...release, set: { 'server.workers': 2 } })).rejects.toThrow(
       /resources.limits.memory 256Mi leaves -48 MiB of heap per worker \(2 worker\(s\), nodeMemoryReserveMiB 144 each, 64 Mi for the primary\): raise the limit/,
     );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { measureJson, SMALL_OBJECT_PROPERTIES } from '../../../../runtime/admission/json-text.js';
 import { MemoryBudget, reviewHeapCost } from '../../../../runtime/server/memory-budget.js';
 
 describe('MemoryBudget', () => {
@@ -35,12 +36,61 @@ describe('MemoryBudget', () => {
 
 describe('reviewHeapCost', () => {
   const MiB = 1024 * 1024;
-  const keys = JSON.stringify({ object: Object.fromEntries(Array.from({ length: MiB / 16 }, (_, i) => [`k${i}`, i])) });
-  const text = JSON.stringify({ object: { data: Object.fromEntries(Array.from({ length: 1024 }, (_, i) => [`d${i}`, 'x'.repeat(1000)])) } });
+  const review = (junk: unknown) => JSON.stringify({ request: { uid: 'u', object: { spec: { junk } } } });
+  const keys = review(Object.fromEntries(Array.from({ length: MiB / 16 }, (_, i) => [`k${i}`, i])));
+  const text = review(Object.fromEntries(Array.from({ length: 1024 }, (_, i) => [`d${i}`, 'x'.repeat(1000)])));
 
   it('charges many small properties far more than the same bytes of long strings, and a defaulter more than a validator', () => {
     expect(reviewHeapCost(keys, false)).toBeGreaterThan(2 * reviewHeapCost(text, false));
-    expect(reviewHeapCost(keys, true)).toBeGreaterThan(1.5 * reviewHeapCost(keys, false));
-    expect(reviewHeapCost(text, true)).toBe(Math.ceil(text.length * 3 + 1026 * 112 + 1026 * 24));
+    expect(reviewHeapCost(keys, true)).toBeGreaterThan(1.2 * reviewHeapCost(keys, false));
+  });
+
+  it('charges tiny objects tens of times their bytes, and new keys of small objects more than repeated ones', () => {
+    const emptyObjects = review(Array.from({ length: 100_000 }, () => ({})));
+    expect(reviewHeapCost(emptyObjects, true) / emptyObjects.length).toBeGreaterThan(50);
+    const repeatedKey = review(Array.from({ length: 50_000 }, () => ({ a0: 0 })));
+    const newKeys = review(Array.from({ length: 50_000 }, (_, i) => ({ [`a${i}`]: 0 })));
+    expect(reviewHeapCost(newKeys, true)).toBeGreaterThan(2 * reviewHeapCost(repeatedKey, true));
+  });
+
+  it('charges a body with two-byte characters twice for its text', () => {
+    const latin = review('x'.repeat(100_000));
+    const polish = review('ż'.repeat(100_000));
+    expect(reviewHeapCost(polish, false) - reviewHeapCost(latin, false)).toBe(latin.length * 2);
+  });
+
+  it('charges a small body at the dearest rate per byte without scanning it', () => {
+    const small = review({ a: 1 });
+    expect([reviewHeapCost(small, false), reviewHeapCost(small, true)]).toEqual([small.length * 48, small.length * 96]);
+  });
+});
+
+describe('measureJson', () => {
+  it('counts what JSON.parse builds: objects, arrays, elements, properties, string values, distinct keys', () => {
+    const text = JSON.stringify({ a: [1, 'x', {}, [], { b: null, c: 'y' }], d: { a: true }, e: [] });
+    expect(measureJson(text, 10)).toEqual({
+      objects: 4,
+      arrays: 3,
+      elements: 5,
+      smallObjectProperties: 6,
+      largeObjectProperties: 0,
+      strings: 2,
+      distinctKeys: 5,
+      twoByte: false,
+    });
+  });
+
+  it('counts properties past the first 128 of an object as a large object\'s, and estimates thousands of distinct keys within 3%', () => {
+    const text = JSON.stringify({ big: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), list: Array.from({ length: 20_000 }, (_, i) => ({ [`n${i}`]: 'v' })) });
+    const shape = measureJson(text, 10)!;
+    expect([shape.objects, shape.arrays, shape.elements, shape.smallObjectProperties, shape.largeObjectProperties, shape.strings]).toEqual([20_002, 1, 20_000, 2 + SMALL_OBJECT_PROPERTIES + 20_000, 1000 - SMALL_OBJECT_PROPERTIES, 20_000]);
+    const distinct = 2 + SMALL_OBJECT_PROPERTIES + 20_000;
+    expect(Math.abs(shape.distinctKeys - distinct) / distinct).toBeLessThan(0.03);
+  });
+
+  it('skips brackets, colons and commas inside strings, escaped quotes included, and gives up past the depth limit', () => {
+    expect(measureJson(JSON.stringify({ 'a"{[': 'x,]}:"' }), 10)).toEqual({ objects: 1, arrays: 0, elements: 0, smallObjectProperties: 1, largeObjectProperties: 0, strings: 1, distinctKeys: 1, twoByte: false });
+    expect(measureJson('[[[[]]]]', 3)).toBeUndefined();
+    expect(measureJson('[[[]]]', 3)?.arrays).toBe(3);
   });
 });
