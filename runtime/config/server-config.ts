@@ -53,6 +53,10 @@ export const SERVER_CONFIG_SCHEMA = {
         /** TLS 1.2 cipher suites (IANA or OpenSSL names); empty: ECDHE with AES-GCM or ChaCha20-Poly1305. TLS 1.3 suites are fixed. */
         cipherSuites: { type: 'list', items: { type: 'enum', values: CIPHER_SUITE_NAMES } },
         maxRequestBytes: { type: 'integer', min: 1024, max: 64 * 1024 * 1024 },
+        /** Connections kept open at once; past it the oldest that has not sent a request is closed (connection-limits.ts). */
+        maxConnections: { type: 'integer', min: 1, max: 65535 },
+        /** Connections in their TLS handshake at once; past it the oldest is closed. */
+        maxHandshakes: { type: 'integer', min: 1, max: 65535 },
         /** Fallback poll for certificate changes, besides watching the directory. */
         certPollSeconds: { type: 'integer', min: 1, max: 3600 },
       },
@@ -107,6 +111,8 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
     tlsMinVersion: '1.2',
     cipherSuites: [],
     maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+    maxConnections: 1024,
+    maxHandshakes: 128,
     certPollSeconds: 10,
   },
   health: { bindAddress: '', port: 8081, stallSeconds: 20 },

@@ -61,6 +61,12 @@ export class ServerMetrics {
     labelNames: ['code'] as const,
     registers: [this.registry],
   });
+  readonly shedConnections = new Counter({
+    name: `${PREFIX}shed_connections_total`,
+    help: 'Connections closed because the webhook port was at a bound (server.maxConnections or maxHandshakes) before they sent a request, by the bound.',
+    labelNames: ['bound'] as const,
+    registers: [this.registry],
+  });
   private readonly cacheReads = new Counter({
     name: `${PREFIX}cache_reads_total`,
     help: 'ctx.cache reads by resource and where they were answered: cache, miss (not cached, read from the API server), live (asked for), stale (watch down, read from the API server).',

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import type { Logger } from 'pino';
 import type { ListenerConfig } from '../config/server-config.js';
+import { ConnectionLimits, type ConnectionBounds, type ShedReason } from './connection-limits.js';
 import { FirstRequestDeadline } from './first-request-deadline.js';
 import { KeepAliveDrain } from './keep-alive-drain.js';
 import { listen } from './listen.js';
@@ -24,19 +25,23 @@ export class WebhookListener {
   readonly server: https.Server;
   private readonly firstRequest: FirstRequestDeadline;
   private readonly keepAlive: KeepAliveDrain;
+  private readonly limits: ConnectionLimits;
 
-  /** `tlsOptions` from tlsServerOptions(); `mtls`: client certificates are required. */
+  /** `tlsOptions` from tlsServerOptions(); `mtls`: client certificates are required; `onShed`: a connection was closed at a bound. */
   constructor(
     tlsOptions: https.ServerOptions,
     handle: RequestListener,
     log: Logger,
     private readonly mtls: boolean,
+    bounds: ConnectionBounds,
+    onShed: (reason: ShedReason) => void,
   ) {
     this.server = https.createServer(
       // Enforce headersTimeout and requestTimeout within a second of their values (Node's default check interval: 30 s).
       { ...tlsOptions, connectionsCheckingInterval: 1000 },
       (req: IncomingMessage, res: ServerResponse) => {
         this.firstRequest.track(req);
+        this.limits.track(req);
         this.keepAlive.track(req, res);
         handle(req, res);
       },
@@ -49,6 +54,7 @@ export class WebhookListener {
     this.server.on('tlsClientError', (error) => log.debug({ err: error }, 'TLS handshake failed'));
     this.firstRequest = new FirstRequestDeadline(this.server, HEADERS_TIMEOUT_MS);
     this.keepAlive = new KeepAliveDrain(this.server);
+    this.limits = new ConnectionLimits(this.server, bounds, onShed);
   }
 
   listen(config: ListenerConfig): Promise<AddressInfo> {

@@ -65,6 +65,8 @@ webhook:
   tlsMinVersion: {{ $s.tlsMinVersion | quote }}
   cipherSuites: {{- toYaml $s.cipherSuites | nindent 4 }}
   maxRequestBytes: {{ int64 $s.maxRequestBytes }}
+  maxConnections: {{ int64 $s.maxConnections }}
+  maxHandshakes: {{ int64 $s.maxHandshakes }}
 health:
   port: {{ $s.ports.health }}
   stallSeconds: {{ $s.livenessStallSeconds }}
