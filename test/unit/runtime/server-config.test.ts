@@ -39,7 +39,7 @@ log: { level: loud }
     expect((error as ConfigError).problems.map((problem) => formatProblem(problem))).toEqual([
       'config.yaml:1:13: apiVersion: must be one of shaper-gen.io/v1alpha1',
       'config.yaml:4:9: webhook.port: must be an integer from 0 to 65535',
-      'config.yaml:5:3: webhook.certname: unknown key; did you mean "certName"? expected one of bindAddress, port, certDir, certName, keyName, clientCAName, tlsMinVersion, cipherSuites, maxRequestBytes, certPollSeconds',
+      'config.yaml:5:3: webhook.certname: unknown key; did you mean "certName"? expected one of bindAddress, port, certDir, certName, keyName, clientCAName, tlsMinVersion, cipherSuites, maxRequestBytes, maxConnections, maxHandshakes, certPollSeconds',
       'config.yaml:6:12: webhook.keyName: must be a file name inside certDir, without slashes',
       'config.yaml:7:15: log.level: must be one of trace, debug, info, warn, error, fatal',
     ]);
