@@ -89,4 +89,32 @@ describe('graceful drain', () => {
       server.child.kill('SIGKILL');
     }
   }, 30_000);
+
+  it('drops no request across 20 SIGTERMs under keep-alive load: every request sent before the listener closed is answered', async () => {
+    const rounds = [];
+    for (let round = 0; round < 20; round++) {
+      const config = await dir.writeConfig({ drainSeconds: 2, timeoutSeconds: 3 });
+      const server = serve(['--config', config.file]);
+      try {
+        expect(await waitReady(config.health, server)).toContain('readyz check passed');
+        const load = new KeepAliveLoad({ port: config.port, ca: dir.ca.cert, path: '/mutate-profile?timeout=5s', body: review, sockets: 8, maxRequests: 20_000, maxMs: 15_000 });
+        const finished = load.run();
+        expect(await until(() => load.replies.length >= 100, 10_000)).toBe(true);
+        server.child.kill('SIGTERM');
+        // Endpoints drop the pod during drainSeconds; from then on only pooled connections carry requests here.
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        load.removeEndpoint();
+        const result = await finished;
+        rounds.push({
+          exitCode: await server.exited,
+          transportErrors: result.transportErrors,
+          notAllowed: result.replies.filter((reply) => reply.status !== 200 || reply.allowed !== true).length,
+          answeredAll: result.replies.length === result.sent,
+        });
+      } finally {
+        server.child.kill('SIGKILL');
+      }
+    }
+    expect(rounds).toEqual(Array.from({ length: 20 }, () => ({ exitCode: 0, transportErrors: [], notAllowed: 0, answeredAll: true })));
+  }, 240_000);
 });
