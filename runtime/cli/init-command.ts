@@ -1,6 +1,14 @@
-/** The `shaper-gen init` command's flags; scaffolding is in run-init.ts, whose refusals print as one line and exit 2. */
+/** The `shaper-gen init` command's flags; the scaffolding is @shaper-gen/generator's. */
 import { Command } from 'commander';
-import type { InitFlags } from './run-init.js';
+import { withGenerator } from './load-generator.js';
+
+export interface InitFlags {
+  name?: string;
+  image?: string;
+  force?: boolean;
+  /** commander's --no-install: false when given. */
+  install?: boolean;
+}
 
 export function initCommand(): Command {
   return new Command('init')
@@ -11,13 +19,6 @@ export function initCommand(): Command {
     .option('--force', 'overwrite files that exist')
     .option('--no-install', 'do not run npm install and shaper-gen manifests afterwards')
     .action(async (dir: string, flags: InitFlags) => {
-      const { runInit, InitError } = await import('./run-init.js');
-      try {
-        process.exitCode = runInit(dir, flags);
-      } catch (error) {
-        if (!(error instanceof InitError)) throw error;
-        console.error(`shaper-gen init: ${error.message}`);
-        process.exitCode = 2;
-      }
+      process.exitCode = await withGenerator('init', (generator) => generator.init(dir, flags));
     });
 }

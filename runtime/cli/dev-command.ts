@@ -1,12 +1,14 @@
-/**
- * The `shaper-gen dev` command's flags; the watch-generate-build-serve loop is
- * in run-dev.ts, imported only once the generator packages are installed.
- */
+/** The `shaper-gen dev` command's flags; the watch-generate-build-serve loop is @shaper-gen/generator's. */
 import { Command } from 'commander';
-import { settingArgument } from '../../runtime/cli/serve-command.js';
-import { withGeneratorPackages } from '../generator-packages.js';
-import type { DevFlags } from './run-dev.js';
-import { DEFAULT_COMPILED_HANDLERS } from '../../runtime/project-layout.js';
+import { DEFAULT_COMPILED_HANDLERS } from '../project-layout.js';
+import { withGenerator } from './load-generator.js';
+import { settingArgument } from './serve-command.js';
+
+export interface DevFlags {
+  config?: string;
+  handlers?: string;
+  port?: number;
+}
 
 export function devCommand(): Command {
   return new Command('dev')
@@ -15,6 +17,6 @@ export function devCommand(): Command {
     .option('--handlers <module>', 'the compiled handlers module to serve', DEFAULT_COMPILED_HANDLERS)
     .option('--port <port>', 'webhook HTTPS port of serve --dev (default 9443)', settingArgument(['webhook', 'port']))
     .action(async (flags: DevFlags) => {
-      process.exitCode = await withGeneratorPackages(async () => (await import('./run-dev.js')).runDev(flags));
+      process.exitCode = await withGenerator('dev', (generator) => generator.dev(flags));
     });
 }

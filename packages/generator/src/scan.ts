@@ -10,11 +10,7 @@
  * diagnostic.
  */
 import type { ts as TS } from 'ts-morph';
-import { handlerShapeProblem } from '../runtime/contract.js';
-import { resolveWebhookOptions } from '../runtime/options/resolve.js';
-import type { ResolvedWebhook } from '../runtime/options/types.js';
-import { checkWebhookSet } from '../runtime/options/webhook-set.js';
-import { formatProblemPath, type ProblemPath } from '../runtime/problems.js';
+import { checkWebhookSet, formatProblemPath, handlerShapeProblem, type ProblemPath, type ResolvedWebhook, resolveWebhookOptions } from 'shaper-gen/internal/generator';
 import { checkMatchConditions } from './cel.js';
 import { diagnosticAt, diagnosticInString, type Diagnostic } from './diagnostics.js';
 import { checkerResolver, evaluateStatically, type NameResolver } from './evaluate.js';

@@ -4,7 +4,7 @@
  * `file:line:col: message`. Generation stops with a ConfigError holding them.
  */
 import type { ts } from 'ts-morph';
-import { formatProblem, type LocatedProblem, type Problem } from '../runtime/problems.js';
+import { formatProblem, type LocatedProblem, type Problem } from 'shaper-gen/internal/generator';
 import { compareText } from './compare-text.js';
 import { loadTypeScript } from './typescript.js';
 

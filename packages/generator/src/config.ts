@@ -1,10 +1,7 @@
 /** The generator's own settings, from a Kubernetes-style YAML file (`shaper.yaml`). */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule } from '../runtime/project-layout.js';
-import type { DocumentOf, Schema } from '../runtime/config/schema.js';
-import { readYamlConfig } from '../runtime/config/yaml-config.js';
-import { ConfigError } from '../runtime/problems.js';
+import { ConfigError, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule, type DocumentOf, readYamlConfig, type Schema } from 'shaper-gen/internal/generator';
 import { diagnosticIn, type Diagnostic } from './diagnostics.js';
 
 export const CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';

@@ -1,4 +1,4 @@
-/** V8 flags the CLI sets at start (bin/process-setup.ts), remembered so that the TypeScript code cache is keyed by them (typescript.ts). */
+/** V8 flags the CLI sets at start (bin/process-setup.ts), remembered so that the generator's TypeScript code cache is keyed by them (@shaper-gen/generator's typescript.ts). */
 import v8 from 'node:v8';
 
 const applied: string[] = [];

@@ -1,7 +1,6 @@
 /** Turns scanned webhooks into the sorted, plain data the templates render. */
 import path from 'node:path';
-import { mergeRbacRules, rbacRulesOf } from '../runtime/rbac-options.js';
-import type { LabelSelector, ResolvedWebhook } from '../runtime/options/types.js';
+import { type LabelSelector, mergeRbacRules, rbacRulesOf, type ResolvedWebhook } from 'shaper-gen/internal/generator';
 import { compareText } from './compare-text.js';
 import type { DecoratedWebhook } from './scan.js';
 

@@ -7,18 +7,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { watch } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CLI_PATH, DEFAULT_COMPILED_HANDLERS, type DevFlags } from 'shaper-gen/internal/generator';
 import { loadGeneratorConfig } from '../config.js';
 import { runManifests } from '../run-manifests.js';
-import { DEFAULT_COMPILED_HANDLERS } from '../../runtime/project-layout.js';
 
-export interface DevFlags {
-  config?: string;
-  handlers?: string;
-  port?: number;
-}
-
-const BIN = fileURLToPath(new URL('../../bin/shaper-gen.js', import.meta.url));
 const SETTLE_MS = 200;
 
 export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<number> {
@@ -33,7 +25,7 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<numb
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd, stdio: 'inherit' });
     if (build.status !== 0) return say('the build failed; waiting for a change');
     await stop(server);
-    const args = [BIN, 'serve', '--dev', '--handlers', handlers, '--health-port', '0', '--metrics-port', '0', ...(flags.port !== undefined ? ['--port', String(flags.port)] : [])];
+    const args = [CLI_PATH, 'serve', '--dev', '--handlers', handlers, '--health-port', '0', '--metrics-port', '0', ...(flags.port !== undefined ? ['--port', String(flags.port)] : [])];
     server = spawn(process.execPath, args, { cwd, stdio: 'inherit' });
     say('serving; editing a source regenerates, rebuilds and restarts');
   };

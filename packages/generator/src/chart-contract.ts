@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from 'shaper-gen/internal/generator';
 import { diagnosticIn, type Diagnostic } from './diagnostics.js';
 
 export const CHART_CONTRACT = {

@@ -9,7 +9,7 @@
  * cases share the diagnostic wording.
  */
 import type { ts as TS } from 'ts-morph';
-import { formatProblemPath, type ProblemPath } from '../runtime/problems.js';
+import { formatProblemPath, type ProblemPath } from 'shaper-gen/internal/generator';
 import { diagnosticAt, type Diagnostic } from './diagnostics.js';
 import { loadTypeScript } from './typescript.js';
 

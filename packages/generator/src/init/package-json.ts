@@ -1,20 +1,21 @@
 /**
  * The package.json `shaper-gen init` writes or completes: scripts and
  * dependencies are added where missing, never replaced. Versions come from
- * shaper-gen's own package.json, so a project starts on the versions this
- * release is tested with.
+ * the package.json files of shaper-gen and of this package, so a project
+ * starts on the versions this release is tested with.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
 
 type Json = Record<string, unknown>;
 
-interface OwnManifest {
+interface Manifest {
+  name: string;
   version: string;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
-  peerDependencies: Record<string, string>;
 }
 
 export const SCRIPTS = {
@@ -28,8 +29,9 @@ export const SCRIPTS = {
 
 const NPM_INIT_TEST_SCRIPT = 'echo "Error: no test specified" && exit 1';
 
-/** The runtime needs these; the generator's packages (optional peers of shaper-gen) are dev dependencies. */
+/** The image needs these besides shaper-gen; versions from shaper-gen's dependencies. */
 const RUNTIME_DEPENDENCIES = ['@kubernetes/client-node'];
+/** Versions from shaper-gen's devDependencies. The generator (this package) is a dev dependency too: images leave it out. */
 const DEV_DEPENDENCIES = ['typescript', 'vitest', 'vite', '@types/node'];
 
 export interface MergedPackageJson {
@@ -41,7 +43,8 @@ export interface MergedPackageJson {
 }
 
 export function mergePackageJson(existing: Json | undefined, name: string, force: boolean): MergedPackageJson {
-  const own = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as OwnManifest;
+  const runtime = createRequire(import.meta.url)('shaper-gen/package.json') as Manifest;
+  const generator = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as Manifest;
   const json: Json = existing ? structuredClone(existing) : { name, version: '0.1.0', private: true };
   const added: string[] = [];
   const kept: string[] = [];
@@ -69,9 +72,12 @@ export function mergePackageJson(existing: Json | undefined, name: string, force
     if (range === undefined) throw new Error(`shaper-gen's package.json has no version for ${dependency}`);
     if (!hasDependency(dependency) || force) set(section, dependency, range);
   };
-  addDependency('dependencies', 'shaper-gen', `^${own.version}`);
-  for (const dependency of RUNTIME_DEPENDENCIES) addDependency('dependencies', dependency, own.dependencies[dependency]);
-  for (const dependency of Object.keys(own.peerDependencies).sort()) addDependency('devDependencies', dependency, own.peerDependencies[dependency]);
-  for (const dependency of DEV_DEPENDENCIES) addDependency('devDependencies', dependency, own.devDependencies[dependency]);
+  addDependency('dependencies', runtime.name, `^${runtime.version}`);
+  for (const dependency of RUNTIME_DEPENDENCIES) addDependency('dependencies', dependency, runtime.dependencies[dependency]);
+  addDependency('devDependencies', generator.name, `^${generator.version}`);
+  for (const dependency of DEV_DEPENDENCIES) addDependency('devDependencies', dependency, runtime.devDependencies[dependency]);
+  if ((json.dependencies as Record<string, string> | undefined)?.[generator.name] !== undefined) {
+    kept.push(`dependencies.${generator.name} (move it to devDependencies: the image would hold the generator)`);
+  }
   return { json, added, kept };
 }

@@ -4,15 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
-import { parse as parseYaml } from 'yaml';
+import { ConfigError, glob, parseYaml, rbacRulesOf } from 'shaper-gen/internal/generator';
 import { chartContractProblems } from './chart-contract.js';
-import { ConfigError } from '../runtime/problems.js';
 import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
 import type { DecoratedWebhook } from './scan.js';
-import { rbacRulesOf } from '../runtime/rbac-options.js';
 
 export interface GeneratedFile {
   /** Absolute path. */

@@ -1,9 +1,6 @@
-/**
- * The `shaper-gen manifests` command's flags; the work is in run-manifests.ts,
- * imported only once the generator packages are known to be installed.
- */
+/** The `shaper-gen manifests` command's flags; the scan and the rendering are @shaper-gen/generator's. */
 import { Command } from 'commander';
-import { withGeneratorPackages } from './generator-packages.js';
+import { withGenerator } from './load-generator.js';
 
 export interface ManifestsFlags {
   config?: string;
@@ -18,6 +15,6 @@ export function manifestsCommand(): Command {
     .option('--check', 'exit 1 if the committed generated files are stale; write nothing')
     .option('--stdout', 'print the generated files instead of writing them')
     .action(async (flags: ManifestsFlags) => {
-      process.exitCode = await withGeneratorPackages(async () => (await import('./run-manifests.js')).runManifests(flags));
+      process.exitCode = await withGenerator('manifests', (generator) => generator.manifests(flags));
     });
 }

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheDirectory } from '../../../generator/cache-directory.js';
+import { cacheDirectory } from '../../../runtime/cli/cache-directory.js';
 
 describe('cacheDirectory', () => {
   it('is shaper-gen in the OS cache directory: XDG_CACHE_HOME when absolute, else the platform default', () => {

@@ -15,8 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import type { ts } from 'ts-morph';
-import { cacheDirectory } from './cache-directory.js';
-import { appliedV8Flags } from './v8-flags.js';
+import { appliedV8Flags, cacheDirectory } from 'shaper-gen/internal/generator';
 
 export type TypeScript = typeof ts;
 

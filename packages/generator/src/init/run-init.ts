@@ -7,22 +7,25 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_COMPILED_HANDLERS, type InitFlags } from 'shaper-gen/internal/generator';
 import { mergePackageJson } from './package-json.js';
 import { projectScaffold } from './scaffold.js';
-import { DEFAULT_COMPILED_HANDLERS } from '../../runtime/project-layout.js';
-
-export interface InitFlags {
-  name?: string;
-  image?: string;
-  force?: boolean;
-  /** commander's --no-install: false when given. */
-  install?: boolean;
-}
 
 const CHART_NAME = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const MAX_CHART_NAME = 53; // leaves room for "-serving-cert" etc. inside the 63 characters of a label
 
 export class InitError extends Error {}
+
+/** `shaper-gen init` as the CLI runs it: a refusal prints as one line and exits 2. */
+export function runInitCommand(dir: string | undefined, flags: InitFlags): number {
+  try {
+    return runInit(dir, flags);
+  } catch (error) {
+    if (!(error instanceof InitError)) throw error;
+    console.error(`shaper-gen init: ${error.message}`);
+    return 2;
+  }
+}
 
 /** Runs `shaper-gen init`; returns the exit code. */
 export function runInit(dir: string | undefined, flags: InitFlags, cwd = process.cwd()): number {

@@ -4,11 +4,10 @@
  * `file:line:col: message`; turns the outcome into an exit code.
  */
 import path from 'node:path';
+import { ConfigError, type ManifestsFlags } from 'shaper-gen/internal/generator';
 import { loadGeneratorConfig } from './config.js';
-import { ConfigError } from '../runtime/problems.js';
 import { formatDiagnostic } from './diagnostics.js';
 import { generateManifests } from './manifests.js';
-import type { ManifestsFlags } from './manifests-command.js';
 import { findStaleFiles, writeGeneratedFiles } from './output.js';
 
 /** Runs `shaper-gen manifests`; returns the exit code. */
