@@ -4,19 +4,9 @@
  * the package.json files of shaper-gen and of this package, so a project
  * starts on the versions this release is tested with.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { packageRoot } from '../package-root.js';
+import { generatorManifest, runtimeManifest } from './own-packages.js';
 
 type Json = Record<string, unknown>;
-
-interface Manifest {
-  name: string;
-  version: string;
-  dependencies: Record<string, string>;
-  devDependencies: Record<string, string>;
-}
 
 export const SCRIPTS = {
   build: 'tsc -p tsconfig.build.json',
@@ -43,8 +33,8 @@ export interface MergedPackageJson {
 }
 
 export function mergePackageJson(existing: Json | undefined, name: string, force: boolean): MergedPackageJson {
-  const runtime = createRequire(import.meta.url)('shaper-gen/package.json') as Manifest;
-  const generator = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as Manifest;
+  const runtime = runtimeManifest();
+  const generator = generatorManifest();
   const json: Json = existing ? structuredClone(existing) : { name, version: '0.1.0', private: true };
   const added: string[] = [];
   const kept: string[] = [];

@@ -8,8 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_COMPILED_HANDLERS, type InitFlags } from 'shaper-gen/internal/generator';
+import { generatorManifest, runtimeManifest } from './own-packages.js';
 import { mergePackageJson } from './package-json.js';
 import { projectScaffold } from './scaffold.js';
+import { vendorTarballs } from './vendor-tarballs.js';
 
 const CHART_NAME = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const MAX_CHART_NAME = 53; // leaves room for "-serving-cert" etc. inside the 63 characters of a label
@@ -53,13 +55,16 @@ export function runInit(dir: string | undefined, flags: InitFlags, cwd = process
     written.push(file.path);
   }
   const merged = mergePackageJson(existing, name, flags.force ?? false);
-  if (merged.added.length > 0 || !existing) writeFileSync(packageFile, `${JSON.stringify(merged.json, null, 2)}\n`);
+  const vendoring = vendorTarballs(merged.json, target, [runtimeManifest().name, generatorManifest().name]);
+  if (merged.added.length > 0 || vendoring.vendored.length > 0 || !existing) writeFileSync(packageFile, `${JSON.stringify(merged.json, null, 2)}\n`);
 
   const where = path.relative(cwd, target) || '.';
   const cd = where === '.' ? '' : `cd ${where} && `;
   console.log(`shaper-gen init: ${written.length} file(s) written in ${where} for chart "${name}"`);
   for (const file of written) console.log(`  wrote ${file}`);
   if (merged.added.length > 0) console.log(`  package.json: added ${merged.added.join(', ')}`);
+  for (const { entry, from, to } of vendoring.vendored) console.log(`  package.json: ${entry} is now ${to}, a copy of ${from} inside the image's build context`);
+  for (const line of vendoring.advice) console.log(`  ${line}`);
   if (skipped.length > 0 || merged.kept.length > 0) {
     console.log('  kept as they are (--force overwrites):');
     for (const file of skipped) console.log(`    ${file}`);
@@ -79,7 +84,7 @@ export function runInit(dir: string | undefined, flags: InitFlags, cwd = process
       return 1;
     }
   }
-  console.log(`next: ${cd}npm test && npm run build, then build the image (Dockerfile) and helm install charts/${name}`);
+  console.log(`next: ${cd}npm test && npm run build, then build the image (Dockerfile: shaper-gen without the generator) and helm install charts/${name}`);
   return 0;
 }
 

@@ -27,7 +27,7 @@ export interface ChartVariables {
 
 const PLACEHOLDER = /__([A-Z]+)__/g;
 // npm leaves dot-files like .gitignore out of published packages: they are stored without the dot.
-const DOT_FILES = new Set(['gitignore', 'dockerignore']);
+const DOT_FILES = new Set(['gitignore', 'dockerignore', 'gitkeep']);
 
 export function chartScaffold(variables: ChartVariables): ScaffoldFile[] {
   return readScaffold('chart', `charts/${variables.name}/`, variables);
