@@ -1,6 +1,6 @@
 /**
  * The TypeScript compiler the generator parses and checks with: the copy that
- * ts-morph (the declared peer dependency) bundles, loaded on its own. ts-morph's
+ * ts-morph (a dependency of this package) bundles, loaded on its own. ts-morph's
  * own layer is not used, and loading it costs another ~0.1 s on every run.
  * Loaded on first use only, so commands and runs that never scan do not pay for it.
  *
@@ -24,7 +24,6 @@ let loaded: TypeScript | undefined;
 export function loadTypeScript(): TypeScript {
   if (loaded) return loaded;
   const require = createRequire(import.meta.url);
-  // Throws MODULE_NOT_FOUND naming 'ts-morph' when the peer is missing (see generator-packages.ts).
   const tsMorph = require.resolve('ts-morph');
   let compiler: TypeScript | undefined;
   try {
