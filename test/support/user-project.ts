@@ -49,7 +49,12 @@ export async function createUserProject(name: string): Promise<UserProject> {
   try {
     const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, REPO_ROOT, path.join(REPO_ROOT, 'packages/generator')], REPO_ROOT);
     const packs = JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[];
-    const packed = Object.fromEntries(packs.map((pack) => [pack.name, { filename: pack.filename, files: pack.files.map((f) => f.path).sort() }])) as UserProject['packed'];
+    const packedAs = (name: string): PackedPackage => {
+      const pack = packs.find((p) => p.name === name);
+      if (!pack) throw new Error(`npm pack made no ${name} tarball`);
+      return { filename: pack.filename, files: pack.files.map((f) => f.path).sort() };
+    };
+    const packed = { [RUNTIME_PACKAGE]: packedAs(RUNTIME_PACKAGE), [GENERATOR_PACKAGE]: packedAs(GENERATOR_PACKAGE) };
     mkdirSync(dir);
     await sh('npm', ['init', '-y']);
     await sh('npm', ['install', path.join(work, packed[RUNTIME_PACKAGE].filename)]);
