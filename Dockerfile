@@ -2,7 +2,9 @@
 # Dockerfile from `shaper-gen init`): `docker build -t shaper-webhooks .`, or
 # `buildah bud`. The cluster suite builds it with buildah and runs it on
 # kindEnv's node.
-# The generator's packages are dev dependencies: the runtime stage has none of them.
+# The generator (packages/generator, @shaper-gen/generator) is a dev dependency:
+# the image is built without it and its runtime stage holds shaper-gen's
+# production dependencies alone.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Stage 1: compile TypeScript (including sample/webhooks.generated.ts).
@@ -12,13 +14,9 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY bin ./bin
-COPY generator ./generator
 COPY runtime ./runtime
 COPY sample ./sample
-COPY templates ./templates
-COPY scaffold ./scaffold
-COPY scripts/precompile-templates.mjs ./scripts/
-RUN npm run build
+RUN npm run build:runtime
 
 # Stage 2: production dependencies only.
 FROM ${NODE_IMAGE} AS deps

@@ -1,16 +1,14 @@
 /** The commands; loaded by bin/shaper-gen.ts once the compile cache is on. */
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { devCommand } from '../generator/dev/dev-command.js';
-import { initCommand } from '../generator/init/init-command.js';
-import { manifestsCommand } from '../generator/manifests-command.js';
+import { devCommand } from '../runtime/cli/dev-command.js';
+import { initCommand } from '../runtime/cli/init-command.js';
+import { manifestsCommand } from '../runtime/cli/manifests-command.js';
+import { SHAPER_GEN_VERSION } from '../runtime/cli/package-version.js';
 import { serveCommand } from '../runtime/cli/serve-command.js';
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command('shaper-gen')
   .description('Kubernetes admission webhooks from decorated TypeScript classes')
-  .version(version, '-V, --version')
+  .version(SHAPER_GEN_VERSION, '-V, --version')
   .showHelpAfterError()
   .showSuggestionAfterError()
   .addCommand(initCommand())

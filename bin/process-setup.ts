@@ -6,8 +6,8 @@
  */
 import module from 'node:module';
 import path from 'node:path';
-import { cacheDirectory } from '../generator/cache-directory.js';
-import { setV8Flags } from '../generator/v8-flags.js';
+import { cacheDirectory } from '../runtime/cli/cache-directory.js';
+import { setV8Flags } from '../runtime/cli/v8-flags.js';
 
 export function setUpGeneratorProcess(command: string | undefined): void {
   if (command === 'serve') return;

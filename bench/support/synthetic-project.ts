@@ -15,8 +15,10 @@ export function writeSyntheticProject(dir: string, files: number, repoRoot: stri
   write('shaper.yaml', 'apiVersion: shaper-gen.io/v1alpha1\nkind: GeneratorConfig\nsources: ["src/**/*.ts"]\nhandlersModule: src/webhooks.generated.ts\n');
   // The repository's chart, so that `manifests` finds what the chart contract asks for.
   cpSync(path.join(repoRoot, 'charts/shaper-webhooks'), path.join(dir, 'charts/shaper-webhooks'), { recursive: true });
-  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  // Both packages, as a user's project installs them: shaper-gen's CLI finds the generator in the project.
+  mkdirSync(path.join(dir, 'node_modules', '@shaper-gen'), { recursive: true });
   symlinkSync(repoRoot, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
+  symlinkSync(path.join(repoRoot, 'packages/generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
   write('src/shared/groups.ts', "export const GROUP = 'shaper.io';\nexport enum Version { Alpha = 'v1alpha1', Beta = 'v1beta1' }\n");
 
   const decoratedEvery = 10;

@@ -1,7 +1,9 @@
 /**
- * A user's project, not the sample: the package packed, `shaper-gen init` in a
- * fresh npm project, built; its own chart installed by helm, and the real API
- * server calling its example webhooks through the chart's Service.
+ * A user's project, not the sample: the packages packed, `shaper-gen init` in a
+ * fresh npm project (which vendors them), built; its image built from its own
+ * Dockerfile with the project directory as the whole context, its own chart
+ * installed by helm, and the real API server calling its example webhooks
+ * through the chart's Service.
  */
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type V1ConfigMap, type V1Deployment } from '@kubernetes/client-node';
@@ -33,7 +35,7 @@ const deployment = (name: string, labels: Record<string, string>): V1Deployment 
 });
 
 beforeAll(async () => {
-  user = await createUserProject(NAME, { tarballOverHttp: true });
+  user = await createUserProject(NAME);
   await user.sh('npm', ['run', 'build']);
   env = await createKindEnv();
   try {

@@ -56,8 +56,10 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
     }),
   );
   if (options.shaperYaml !== null) project.write('shaper.yaml', options.shaperYaml ?? DEFAULT_SHAPER_YAML);
-  mkdirSync(path.join(dir, 'node_modules'));
+  // Both packages, as a user's project installs them: shaper-gen's CLI finds the generator in the project.
+  mkdirSync(path.join(dir, 'node_modules', '@shaper-gen'), { recursive: true });
   symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
+  symlinkSync(path.join(REPO_ROOT, 'packages/generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'node_modules/@kubernetes'), path.join(dir, 'node_modules/@kubernetes'), 'dir');
   const generated = /(^_webhook-paths\.tpl|^_rbac-rules\.tpl|webhook-configuration\.yaml)$/;
   cpSync(path.join(REPO_ROOT, 'charts/shaper-webhooks'), path.join(dir, 'charts/shaper-webhooks'), {

@@ -1,12 +1,15 @@
 /**
- * A user's project as `npm install shaper-gen` and `shaper-gen init` make it:
- * this checkout packed with `npm pack`, installed into a fresh `npm init`
- * project outside the repository, then scaffolded (npm install + manifests).
+ * A user's project as `npm install shaper-gen`, `npm install --save-dev
+ * @shaper-gen/generator` and `shaper-gen init` make it: this checkout's two
+ * packages packed with `npm pack` (outside the project, as a downloaded
+ * release would be), installed into a fresh `npm init` project, then
+ * scaffolded (npm install + manifests). init copies the two tarballs into the
+ * project's vendor/ and points package.json at the copies, so the project and
+ * its lockfile name nothing outside it: the scaffolded Dockerfile builds from
+ * the project directory alone.
  */
 import { execFile } from 'node:child_process';
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,55 +17,51 @@ import { REPO_ROOT } from './fixture-project.js';
 
 const run = promisify(execFile);
 
+export const RUNTIME_PACKAGE = 'shaper-gen';
+export const GENERATOR_PACKAGE = '@shaper-gen/generator';
+
+export interface PackedPackage {
+  /** The tarball's file name, as `npm pack` named it. */
+  readonly filename: string;
+  /** The files `npm pack` put in it, sorted. */
+  readonly files: readonly string[];
+}
+
 export interface UserProject {
   readonly dir: string;
-  /** The files `npm pack` put in the tarball, sorted. */
-  readonly packed: readonly string[];
+  /** The packed packages, by name: shaper-gen and @shaper-gen/generator. */
+  readonly packed: Readonly<Record<typeof RUNTIME_PACKAGE | typeof GENERATOR_PACKAGE, PackedPackage>>;
   /** What `shaper-gen init` printed. */
   readonly initOutput: string;
+  /** The environment the project's commands run with: no colour, audit, fund or update notices. */
+  readonly env: NodeJS.ProcessEnv;
   /** Runs a command in the project (or `cwd`), without colour or npm's notices. */
   sh(command: string, args: string[], cwd?: string): Promise<{ stdout: string; stderr: string }>;
   remove(): void;
 }
 
-export interface UserProjectOptions {
-  /**
-   * Install the package from an HTTP URL on loopback (served until remove()) instead of a file path, so
-   * package.json and the lockfile name a source that a container build on this host can fetch too, as
-   * it would fetch from a registry: the scaffolded Dockerfile then builds unchanged.
-   */
-  tarballOverHttp?: boolean;
-}
-
-export async function createUserProject(name: string, options: UserProjectOptions = {}): Promise<UserProject> {
+export async function createUserProject(name: string): Promise<UserProject> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-user-'));
   const dir = path.join(work, name);
   const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', NO_COLOR: '1', FORCE_COLOR: '0' };
   const sh = (command: string, args: string[], cwd = dir) => run(command, args, { cwd, env, maxBuffer: 32 * 1024 * 1024 });
-  let tarballServer: http.Server | undefined;
-  const remove = () => {
-    tarballServer?.close();
-    rmSync(work, { recursive: true, force: true });
-  };
+  const remove = () => rmSync(work, { recursive: true, force: true });
   try {
-    const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO_ROOT);
-    const [pack] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
+    const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, REPO_ROOT, path.join(REPO_ROOT, 'packages/generator')], REPO_ROOT);
+    const packs = JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[];
+    const packedAs = (name: string): PackedPackage => {
+      const pack = packs.find((p) => p.name === name);
+      if (!pack) throw new Error(`npm pack made no ${name} tarball`);
+      return { filename: pack.filename, files: pack.files.map((f) => f.path).sort() };
+    };
+    const packed = { [RUNTIME_PACKAGE]: packedAs(RUNTIME_PACKAGE), [GENERATOR_PACKAGE]: packedAs(GENERATOR_PACKAGE) };
     mkdirSync(dir);
     await sh('npm', ['init', '-y']);
-    let source = path.join(work, pack.filename);
-    if (options.tarballOverHttp) {
-      tarballServer = http.createServer((req, res) => {
-        if (req.url !== `/${pack.filename}`) return res.writeHead(404).end();
-        res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
-        createReadStream(path.join(work, pack.filename)).pipe(res);
-      });
-      await new Promise<void>((resolve) => tarballServer!.listen(0, '127.0.0.1', resolve));
-      source = `http://127.0.0.1:${(tarballServer.address() as AddressInfo).port}/${pack.filename}`;
-    }
-    await sh('npm', ['install', source]);
+    await sh('npm', ['install', path.join(work, packed[RUNTIME_PACKAGE].filename)]);
+    await sh('npm', ['install', '--save-dev', path.join(work, packed[GENERATOR_PACKAGE].filename)]);
     const initOutput = (await sh('npx', ['shaper-gen', 'init'])).stdout;
-    if (options.tarballOverHttp) addMissingOptionalPackages(path.join(dir, 'package-lock.json'));
-    return { dir, packed: pack.files.map((f) => f.path).sort(), initOutput, sh, remove };
+    addMissingOptionalPackages(path.join(dir, 'package-lock.json'));
+    return { dir, packed, initOutput, env, sh, remove };
   } catch (error) {
     remove();
     throw error;

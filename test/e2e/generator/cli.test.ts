@@ -1,6 +1,6 @@
 /** The built CLI, run as a user runs it, in a project that resolves shaper-gen to its published dist/*.d.ts. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,6 +78,53 @@ export class ProfileValidator { default() {} }`,
     const result = shaperGen(project.dir, 'manifests', '--config', 'nope.yaml');
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('nope.yaml:1:1: config file not found');
+  });
+});
+
+describe('init, manifests and dev in a project without @shaper-gen/generator', () => {
+  const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const install = `npm install --save-dev @shaper-gen/generator@${version}`;
+  let scratch: string | undefined;
+  afterEach(() => scratch && rmSync(scratch, { recursive: true, force: true }));
+
+  it('print one line naming what is missing and the command that installs it, and exit 1', () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-no-generator-'));
+    const outcomes = ['init', 'manifests', 'dev'].map((command) => {
+      const { status, stdout, stderr } = shaperGen(scratch!, command);
+      return { command, status, stdout, stderr };
+    });
+    expect(outcomes).toEqual(
+      ['init', 'manifests', 'dev'].map((command) => ({
+        command,
+        status: 1,
+        stdout: '',
+        stderr: `shaper-gen ${command}: needs @shaper-gen/generator, which is not installed in ${scratch}: ${install}\n`,
+      })),
+    );
+  });
+
+  it('name the version to install when the project has another', () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-other-generator-'));
+    const installed = path.join(scratch, 'node_modules/@shaper-gen/generator');
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(path.join(installed, 'package.json'), JSON.stringify({ name: '@shaper-gen/generator', version: '0.0.1', exports: { './package.json': './package.json' } }));
+    const { status, stdout, stderr } = shaperGen(scratch, 'manifests', '--check');
+    expect({ status, stdout, stderr }).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: `shaper-gen manifests: @shaper-gen/generator 0.0.1 is installed, but shaper-gen is ${version} and the two are released together: ${install}\n`,
+    });
+  });
+
+  it('list them in the help all the same, with their flags', () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-no-generator-'));
+    const help = shaperGen(scratch, '--help');
+    expect(help.status).toBe(0);
+    const commands = help.stdout.slice(help.stdout.indexOf('Commands:')).split('\n').flatMap((line) => /^  (\w+) /.exec(line)?.[1] ?? []);
+    expect(commands).toEqual(['init', 'manifests', 'dev', 'serve', 'help']);
+    const manifests = shaperGen(scratch, 'manifests', '--help');
+    expect(manifests.status).toBe(0);
+    expect(manifests.stdout.split('\n').flatMap((line) => /^  (-[^\s,]+(?:, --[^\s,]+)?)/.exec(line)?.[1] ?? [])).toEqual(['-c, --config', '--check', '--stdout', '-h, --help']);
   });
 });
 

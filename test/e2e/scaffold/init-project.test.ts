@@ -1,6 +1,7 @@
 /**
- * From `npm install shaper-gen` to a chart, as a user in their own repository:
- * the packed package installed into a fresh npm project outside this checkout,
+ * From `npm install shaper-gen` and `npm install --save-dev @shaper-gen/generator`
+ * to a chart, as a user in their own repository: the packed packages installed
+ * into a fresh npm project outside this checkout,
  * `shaper-gen init`, a webhook for a core resource typed with
  * @kubernetes/client-node, then the user's own scripts, helm lint and template.
  */
@@ -15,11 +16,13 @@ import { request } from '../../support/admission-server.js';
 import { freePort } from '../../support/free-port.js';
 import { findObject, helmLint, helmTemplate } from '../../support/helm.js';
 import { until } from '../../support/serve-process.js';
-import { createUserProject, type UserProject } from '../../support/user-project.js';
+import { createUserProject, GENERATOR_PACKAGE, RUNTIME_PACKAGE, type UserProject } from '../../support/user-project.js';
 
 const NAME = 'team-guard';
 let project: string;
 let user: UserProject;
+let runtimeTarball: string;
+let generatorTarball: string;
 const sh = (command: string, args: string[]) => user.sh(command, args);
 
 const SECRET_VALIDATOR = `import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
@@ -44,32 +47,70 @@ export class SecretValidator implements CustomValidator<V1Secret> {
 beforeAll(async () => {
   user = await createUserProject(NAME);
   project = user.dir;
+  runtimeTarball = user.packed[RUNTIME_PACKAGE].filename;
+  generatorTarball = user.packed[GENERATOR_PACKAGE].filename;
 }, 300_000);
 afterAll(() => user?.remove());
 
-describe('the published package', () => {
-  it('holds what users run and nothing else: no sample, tests, source maps or source-only exports', () => {
-    const outside = user.packed.filter((file) => !/^(dist\/(bin|generator|runtime)\/|templates\/|scaffold\/|package\.json$|README\.md$|LICENSE$)/.test(file));
-    expect(outside).toEqual([]);
-    expect(user.packed.filter((file) => !file.startsWith('scaffold/') && /\.map$|\.test\.|(^|\/)sample\//.test(file))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
-    for (const [subpath, targets] of Object.entries(manifest.exports)) {
-      if (typeof targets === 'string') continue;
-      expect(Object.keys(targets), subpath).toEqual(['types', 'default']);
-      for (const target of Object.values(targets)) expect(user.packed, `${subpath} → ${target}`).toContain(target.replace(/^\.\//, ''));
+describe('the published packages', () => {
+  it('hold what users run and nothing else: no sample, tests, source maps or source-only exports', () => {
+    expect(user.packed[RUNTIME_PACKAGE].files.filter((file) => !/^(dist\/(bin|runtime)\/|package\.json$|README\.md$|LICENSE$)/.test(file))).toEqual([]);
+    expect(user.packed[GENERATOR_PACKAGE].files.filter((file) => !/^(dist\/|templates\/|scaffold\/|package\.json$|README\.md$|LICENSE$)/.test(file))).toEqual([]);
+    for (const { files } of Object.values(user.packed)) {
+      expect(files.filter((file) => !file.startsWith('scaffold/') && /\.map$|\.test\.|(^|\/)sample\//.test(file))).toEqual([]);
     }
+    for (const [name, dir] of [[RUNTIME_PACKAGE, REPO_ROOT], [GENERATOR_PACKAGE, path.join(REPO_ROOT, 'packages/generator')]] as const) {
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+      for (const [subpath, targets] of Object.entries(manifest.exports)) {
+        if (typeof targets === 'string') continue;
+        expect(Object.keys(targets), subpath).toEqual(['types', 'default']);
+        for (const target of Object.values(targets)) expect(user.packed[name].files, `${name} ${subpath} → ${target}`).toContain(target.replace(/^\.\//, ''));
+      }
+    }
+  });
+
+  it("keep the generator's packages out of shaper-gen's package.json: they are the generator's own dependencies", () => {
+    const installed = (name: string) => JSON.parse(readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, any>;
+    const runtime = installed(RUNTIME_PACKAGE);
+    const generator = installed(GENERATOR_PACKAGE);
+    const source = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/generator/package.json'), 'utf8')) as Record<string, any>;
+    expect(['ts-morph', '@ts-morph/common', 'handlebars', '@marcbachmann/cel-js'].filter((name) => JSON.stringify(runtime).includes(`"${name}"`))).toEqual([]);
+    expect(Object.keys(runtime).filter((key) => /peer/i.test(key))).toEqual([]);
+    expect(generator.version).toBe(runtime.version);
+    expect(Object.keys(generator.dependencies).sort()).toEqual(['@marcbachmann/cel-js', 'handlebars', 'ts-morph']);
+    expect({ dependencies: generator.dependencies, peerDependencies: generator.peerDependencies }).toEqual({
+      dependencies: source.dependencies,
+      peerDependencies: { [RUNTIME_PACKAGE]: runtime.version },
+    });
   });
 });
 
 describe('shaper-gen init in a fresh npm project', () => {
-  it('writes the project, installs it and generates the chart', () => {
+  it('writes the project, vendors the two tarballs it was installed from, installs it and generates the chart', () => {
     expect(user.initOutput).toContain(`for chart "${NAME}"`);
     expect(user.initOutput).toContain(`wrote charts/${NAME}/templates/validating-webhook-configuration.yaml`);
+    expect(user.initOutput.split('\n').filter((line) => line.includes('build context'))).toEqual([
+      `  package.json: dependencies.${RUNTIME_PACKAGE} is now file:vendor/${runtimeTarball}, a copy of file:../${runtimeTarball} inside the image's build context`,
+      `  package.json: devDependencies.${GENERATOR_PACKAGE} is now file:vendor/${generatorTarball}, a copy of file:../${generatorTarball} inside the image's build context`,
+    ]);
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, any>;
     expect(manifest.type).toBe('module');
     expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'dev', 'manifests', 'manifests:check', 'test', 'typecheck']);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@kubernetes/client-node', 'shaper-gen']);
-    expect(Object.keys(manifest.devDependencies)).toEqual(expect.arrayContaining(['ts-morph', 'handlebars', '@marcbachmann/cel-js', 'typescript', 'vitest', 'vite']));
+    const own = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    expect(manifest.dependencies).toEqual({
+      [RUNTIME_PACKAGE]: `file:vendor/${runtimeTarball}`,
+      '@kubernetes/client-node': own.dependencies!['@kubernetes/client-node'],
+    });
+    expect(manifest.devDependencies).toEqual({
+      [GENERATOR_PACKAGE]: `file:vendor/${generatorTarball}`,
+      typescript: own.devDependencies!.typescript,
+      vitest: own.devDependencies!.vitest,
+      vite: own.devDependencies!.vite,
+      '@types/node': own.devDependencies!['@types/node'],
+    });
+    const lock = JSON.parse(readFileSync(path.join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
+    expect([RUNTIME_PACKAGE, GENERATOR_PACKAGE].map((name) => lock.packages[`node_modules/${name}`]?.resolved)).toEqual([`file:vendor/${runtimeTarball}`, `file:vendor/${generatorTarball}`]);
+    for (const tarball of [runtimeTarball, generatorTarball]) expect(readFileSync(path.join(project, 'vendor', tarball))).toEqual(readFileSync(path.join(project, '..', tarball)));
   });
 
   it('passes its own checks untouched: npm test, manifests --check, typecheck, helm lint', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { runManifests } from '../../../generator/run-manifests.js';
+import { runManifests } from '../../../packages/generator/src/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 
 const GENERATED = [

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadGeneratorConfig } from '../../../generator/config.js';
-import { formatDiagnostic } from '../../../generator/diagnostics.js';
+import { loadGeneratorConfig } from '../../../packages/generator/src/config.js';
+import { formatDiagnostic } from '../../../packages/generator/src/diagnostics.js';
 import { ConfigError } from '../../../runtime/problems.js';
-import { generateManifests } from '../../../generator/manifests.js';
+import { generateManifests } from '../../../packages/generator/src/manifests.js';
 import type { ResolvedWebhook } from '../../../runtime/options/types.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 

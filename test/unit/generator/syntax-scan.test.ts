@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadGeneratorConfig } from '../../../generator/config.js';
-import { scanWebhooks, type ScanResult } from '../../../generator/scan.js';
+import { loadGeneratorConfig } from '../../../packages/generator/src/config.js';
+import { scanWebhooks, type ScanResult } from '../../../packages/generator/src/scan.js';
 import { createFixtureProject, REPO_ROOT, type FixtureProject } from '../../support/fixture-project.js';
 
 let project: FixtureProject | undefined;

@@ -1,0 +1,75 @@
+/** The generator's own settings, from a Kubernetes-style YAML file (`shaper.yaml`). */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule, type DocumentOf, readYamlConfig, type Schema } from 'shaper-gen/internal/generator';
+import { diagnosticIn, type Diagnostic } from './diagnostics.js';
+
+export const CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';
+export const CONFIG_KIND = 'GeneratorConfig';
+export const DEFAULT_CONFIG_FILE = 'shaper.yaml';
+
+export interface GeneratorConfig {
+  /** Directory every other path is relative to: the config file's directory. */
+  readonly root: string;
+  readonly configFile: string | undefined;
+  readonly tsconfig: string;
+  readonly sources: readonly string[];
+  readonly exclude: readonly string[];
+  readonly chartDir: string;
+  /** The generated module that exports every decorated class. */
+  readonly handlersModule: string;
+}
+
+const SCHEMA = {
+  type: 'object',
+  fields: {
+    apiVersion: { type: 'enum', values: [CONFIG_API_VERSION] },
+    kind: { type: 'enum', values: [CONFIG_KIND] },
+    tsconfig: { type: 'string' },
+    sources: { type: 'list', items: { type: 'string' } },
+    exclude: { type: 'list', items: { type: 'string' } },
+    chartDir: { type: 'string' },
+    handlersModule: { type: 'string', pattern: /\.(ts|mts)$/, hint: 'must name a .ts or .mts file' },
+  },
+} as const satisfies Schema;
+
+const DEFAULTS = {
+  tsconfig: 'tsconfig.json',
+  sources: DEFAULT_SOURCES,
+  exclude: DEFAULT_EXCLUDE,
+  chartDir: 'charts/shaper-webhooks',
+};
+
+/**
+ * Loads `configFile`, or `shaper.yaml` in `cwd` when present, or the defaults.
+ * Throws ConfigError with `file:line:col` problems for a bad file.
+ */
+export function loadGeneratorConfig(configFile: string | undefined, cwd = process.cwd()): GeneratorConfig {
+  const file = configFile ? path.resolve(cwd, configFile) : path.resolve(cwd, DEFAULT_CONFIG_FILE);
+  if (!existsSync(file)) {
+    if (configFile) throw new ConfigError([diagnosticIn(file, 'config file not found')], 'generator configuration');
+    return resolveConfig(cwd, undefined, {});
+  }
+  const { value, problems } = readYamlConfig(readFileSync(file, 'utf8'), SCHEMA, file);
+  const diagnostics: Diagnostic[] = [...problems];
+  if (value.apiVersion === undefined || value.kind === undefined) {
+    diagnostics.push(diagnosticIn(file, `a generator config needs "apiVersion: ${CONFIG_API_VERSION}" and "kind: ${CONFIG_KIND}"`));
+  }
+  if (diagnostics.length > 0) throw new ConfigError(diagnostics, 'generator configuration');
+  return resolveConfig(path.dirname(file), file, value);
+}
+
+function resolveConfig(root: string, configFile: string | undefined, value: DocumentOf<typeof SCHEMA>): GeneratorConfig {
+  // Always written: `serve` needs it. Without a setting, beside the sources.
+  const handlersModule = value.handlersModule ?? defaultHandlersModule(root);
+  const handlersExclude = [handlersModule];
+  return {
+    root,
+    configFile,
+    tsconfig: path.resolve(root, value.tsconfig ?? DEFAULTS.tsconfig),
+    sources: value.sources ?? DEFAULTS.sources,
+    exclude: [...(value.exclude ?? DEFAULTS.exclude), ...handlersExclude],
+    chartDir: path.resolve(root, value.chartDir ?? DEFAULTS.chartDir),
+    handlersModule: path.resolve(root, handlersModule),
+  };
+}

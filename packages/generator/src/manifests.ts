@@ -1,0 +1,78 @@
+/**
+ * `shaper-gen manifests`: scan, validate, render. Either every file is
+ * produced or none is: any problem stops generation before anything is written.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, glob, parseYaml, rbacRulesOf } from 'shaper-gen/internal/generator';
+import { chartContractProblems } from './chart-contract.js';
+import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
+import type { GeneratorConfig } from './config.js';
+import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
+import type { DecoratedWebhook } from './scan.js';
+
+export interface GeneratedFile {
+  /** Absolute path. */
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface GenerationResult {
+  readonly files: readonly GeneratedFile[];
+  readonly webhooks: readonly DecoratedWebhook[];
+  readonly scannedFiles: number;
+  readonly candidateFiles: number;
+}
+
+export async function generateManifests(config: GeneratorConfig): Promise<GenerationResult> {
+  const sources = await glob([...config.sources], {
+    cwd: config.root,
+    ignore: [...config.exclude],
+    absolute: true,
+    onlyFiles: true,
+  });
+  sources.sort();
+  const chartName = readChartName(config.chartDir);
+  // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
+  const { scanWebhooks } = await import('./scan.js');
+  const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
+  if (diagnostics.length > 0) throw new ConfigError(sortDiagnostics(diagnostics), 'webhooks');
+  const chartProblems = chartContractProblems(config.chartDir, chartName, webhooks.some((w) => rbacRulesOf(w.webhook).length > 0));
+  if (chartProblems.length > 0) throw new ConfigError(chartProblems, 'chart');
+
+  const { loadTemplates } = await import('./render.js');
+  const templates = await loadTemplates();
+  const chartTemplates = path.join(config.chartDir, 'templates');
+  const files: GeneratedFile[] = CONFIGURATION_KINDS.map((kind) => ({
+    path: path.join(chartTemplates, kind.fileName),
+    content: templates.webhookConfigurations(configurationsModel(kind, webhooks, chartName, config.root)),
+  }));
+  files.push({
+    path: path.join(chartTemplates, '_webhook-paths.tpl'),
+    content: templates.webhookPaths(pathsModel(webhooks.map((w) => w.webhook), chartName)),
+  });
+  files.push({
+    path: path.join(chartTemplates, '_rbac-rules.tpl'),
+    content: templates.rbacRules(rbacRulesModel(webhooks.map((w) => w.webhook), chartName)),
+  });
+  files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
+  return { files, webhooks, scannedFiles: sources.length, candidateFiles };
+}
+
+function readChartName(chartDir: string): string {
+  const chartFile = path.join(chartDir, 'Chart.yaml');
+  let chart: unknown;
+  try {
+    chart = parseYaml(readFileSync(chartFile, 'utf8'));
+  } catch (error) {
+    const message = (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? 'no chart here: run `shaper-gen init` to scaffold one, or set chartDir in shaper.yaml'
+      : `cannot read the chart: ${(error as Error).message}`;
+    throw new ConfigError([diagnosticIn(chartFile, message)], 'chart');
+  }
+  const name = (chart as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string' || name === '') {
+    throw new ConfigError([diagnosticIn(chartFile, 'Chart.yaml has no name')], 'chart');
+  }
+  return name;
+}

@@ -1,0 +1,109 @@
+/** Turns scanned webhooks into the sorted, plain data the templates render. */
+import path from 'node:path';
+import { type LabelSelector, mergeRbacRules, rbacRulesOf, type ResolvedWebhook } from 'shaper-gen/internal/generator';
+import { compareText } from './compare-text.js';
+import type { DecoratedWebhook } from './scan.js';
+
+export const CONFIGURATION_KINDS = [
+  { kind: 'MutatingWebhookConfiguration', mutating: true, fileName: 'mutating-webhook-configuration.yaml' },
+  { kind: 'ValidatingWebhookConfiguration', mutating: false, fileName: 'validating-webhook-configuration.yaml' },
+] as const;
+
+export function helmHelpers(chartName: string) {
+  return {
+    fullname: `include "${chartName}.fullname" $`,
+    labels: `include "${chartName}.labels" $`,
+    webhookPaths: `${chartName}.webhookPaths`,
+    rbacRules: `${chartName}.rbacRules`,
+  };
+}
+
+export function configurationsModel(kind: (typeof CONFIGURATION_KINDS)[number], webhooks: readonly DecoratedWebhook[], chartName: string, root: string) {
+  const byConfiguration = new Map<string, DecoratedWebhook[]>();
+  for (const item of webhooks.filter((w) => w.webhook.mutating === kind.mutating)) {
+    const key = item.webhook.configuration ?? '';
+    byConfiguration.set(key, [...(byConfiguration.get(key) ?? []), item]);
+  }
+  const configurations = [...byConfiguration.keys()].sort(compareText).map((configuration) => ({
+    nameSuffix: configuration ? `-${configuration}` : '',
+    webhooks: byConfiguration
+      .get(configuration)!
+      .sort((a, b) => compareText(a.webhook.name, b.webhook.name))
+      .map((item) => webhookModel(item, root)),
+  }));
+  return { kind: kind.kind, helpers: helmHelpers(chartName), configurations };
+}
+
+function webhookModel({ webhook, className, file }: DecoratedWebhook, root: string) {
+  return {
+    source: `${className} in ${toPosix(path.relative(root, file))}`,
+    name: webhook.name,
+    path: webhook.path,
+    admissionReviewVersions: webhook.admissionReviewVersions,
+    failurePolicy: webhook.failurePolicy,
+    matchPolicy: webhook.matchPolicy,
+    namespaceSelector: selectorModel(webhook.namespaceSelector),
+    objectSelector: selectorModel(webhook.objectSelector),
+    reinvocationPolicy: webhook.reinvocationPolicy ?? null,
+    rules: webhook.rules,
+    sideEffects: webhook.sideEffects,
+    timeoutSeconds: webhook.timeoutSeconds,
+    matchConditions: webhook.matchConditions?.length ? webhook.matchConditions : null,
+  };
+}
+
+/** Sorts object entries into `{ key, value }` pairs so maps render in a stable order. */
+export function sortedEntries(record: Readonly<Record<string, string>> | undefined): { key: string; value: string }[] | null {
+  if (!record || Object.keys(record).length === 0) return null;
+  return Object.keys(record)
+    .sort(compareText)
+    .map((key) => ({ key, value: record[key]! }));
+}
+
+function selectorModel(selector: LabelSelector | undefined) {
+  const matchLabels = sortedEntries(selector?.matchLabels);
+  const matchExpressions = selector?.matchExpressions?.length
+    ? selector.matchExpressions.map((e) => ({ key: e.key, operator: e.operator, values: e.values?.length ? e.values : null }))
+    : null;
+  return matchLabels || matchExpressions ? { matchLabels, matchExpressions } : null;
+}
+
+export function pathsModel(webhooks: readonly ResolvedWebhook[], chartName: string) {
+  return {
+    helperName: helmHelpers(chartName).webhookPaths,
+    paths: webhooks.map((w) => w.path).sort(compareText),
+  };
+}
+
+export function rbacRulesModel(webhooks: readonly ResolvedWebhook[], chartName: string) {
+  return {
+    helperName: helmHelpers(chartName).rbacRules,
+    rules: mergeRbacRules(webhooks.flatMap(rbacRulesOf)).map((rule) => ({ ...rule, resourceNames: rule.resourceNames ?? null })),
+  };
+}
+
+/** Imports for the handlers index module, each class once, with aliases for clashing names. */
+export function handlersIndexModel(webhooks: readonly DecoratedWebhook[], indexFile: string) {
+  const classes = new Map<string, { className: string; file: string }>();
+  for (const { className, file } of webhooks) classes.set(`${file}\0${className}`, { className, file });
+  const sorted = [...classes.values()]
+    .map((c) => ({ ...c, specifier: importSpecifier(indexFile, c.file) }))
+    .sort((a, b) => compareText(a.specifier, b.specifier) || compareText(a.className, b.className));
+  const used = new Map<string, number>();
+  const handlers = sorted.map((c) => {
+    const count = (used.get(c.className) ?? 0) + 1;
+    used.set(c.className, count);
+    const alias = count > 1 ? `${c.className}_${count}` : null;
+    return { className: c.className, specifier: c.specifier, alias, localName: alias ?? c.className };
+  });
+  return { handlers };
+}
+
+function importSpecifier(fromFile: string, toFile: string): string {
+  const relative = toPosix(path.relative(path.dirname(fromFile), toFile)).replace(/\.(m?)ts$/, '.$1js').replace(/\.tsx$/, '.js');
+  return relative.startsWith('.') ? relative : `./${relative}`;
+}
+
+function toPosix(file: string): string {
+  return file.split(path.sep).join('/');
+}

@@ -1,0 +1,24 @@
+/** The `shaper-gen init` command's flags; the scaffolding is @shaper-gen/generator's. */
+import { Command } from 'commander';
+import { withGenerator } from './load-generator.js';
+
+export interface InitFlags {
+  name?: string;
+  image?: string;
+  force?: boolean;
+  /** commander's --no-install: false when given. */
+  install?: boolean;
+}
+
+export function initCommand(): Command {
+  return new Command('init')
+    .description('scaffold a webhook project: chart, Dockerfile, shaper.yaml, tsconfig, test setup and two example handlers')
+    .argument('[dir]', 'project directory (created if missing)', '.')
+    .option('--name <name>', 'chart name (default: the package or directory name)')
+    .option('--image <repository>', 'image repository in the chart\'s values (default: the chart name)')
+    .option('--force', 'overwrite files that exist')
+    .option('--no-install', 'do not run npm install and shaper-gen manifests afterwards')
+    .action(async (dir: string, flags: InitFlags) => {
+      process.exitCode = await withGenerator('init', (generator) => generator.init(dir, flags));
+    });
+}

@@ -1,0 +1,26 @@
+/**
+ * What @shaper-gen/generator uses of the runtime (`shaper-gen/internal/generator`):
+ * the option schema and its checks, problem reporting, the project layout, the
+ * CLI's flags and caches, and the runtime's YAML and glob libraries, so that the
+ * generator checks decorators by the rules `serve` applies and declares no
+ * second version of them. Not a public API: the two packages are released
+ * together, and this list changes with them.
+ */
+export { glob } from 'tinyglobby';
+export { parse as parseYaml } from 'yaml';
+export { handlerShapeProblem } from '../contract.js';
+export type { DocumentOf, Schema } from '../config/schema.js';
+export { readYamlConfig } from '../config/yaml-config.js';
+export { resolveWebhookOptions } from '../options/resolve.js';
+export type { LabelSelector, ResolvedWebhook } from '../options/types.js';
+export { checkWebhookSet } from '../options/webhook-set.js';
+export { ConfigError, formatProblem, formatProblemPath, type LocatedProblem, type Problem, type ProblemPath } from '../problems.js';
+export { DEFAULT_COMPILED_HANDLERS, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule } from '../project-layout.js';
+export { mergeRbacRules, rbacRulesOf } from '../rbac-options.js';
+export { cacheDirectory } from '../cli/cache-directory.js';
+export { CLI_PATH } from '../cli/cli-path.js';
+export type { DevFlags } from '../cli/dev-command.js';
+export type { InitFlags } from '../cli/init-command.js';
+export type { GeneratorCommands } from '../cli/load-generator.js';
+export type { ManifestsFlags } from '../cli/manifests-command.js';
+export { appliedV8Flags } from '../cli/v8-flags.js';
