@@ -13,6 +13,7 @@ import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
 import type { DecoratedWebhook } from './scan.js';
 import { rbacRulesOf } from '../runtime/rbac-options.js';
+import { digestInputs, type InputDigests } from '../runtime/handlers-inputs.js';
 
 export interface GeneratedFile {
   /** Absolute path. */
@@ -25,6 +26,8 @@ export interface GenerationResult {
   readonly webhooks: readonly DecoratedWebhook[];
   readonly scannedFiles: number;
   readonly candidateFiles: number;
+  /** The sources as read for this generation, for `serve --dev`'s staleness check. */
+  readonly inputs: InputDigests;
 }
 
 export async function generateManifests(config: GeneratorConfig): Promise<GenerationResult> {
@@ -35,6 +38,8 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     onlyFiles: true,
   });
   sources.sort();
+  // Before the scan: a file edited while it runs then shows as changed, never as current.
+  const inputs = digestInputs(config.root, sources);
   const chartName = readChartName(config.chartDir);
   // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
   const { scanWebhooks } = await import('./scan.js');
@@ -59,7 +64,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     content: templates.rbacRules(rbacRulesModel(webhooks.map((w) => w.webhook), chartName)),
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
-  return { files, webhooks, scannedFiles: sources.length, candidateFiles };
+  return { files, webhooks, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

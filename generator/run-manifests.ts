@@ -10,6 +10,7 @@ import { formatDiagnostic } from './diagnostics.js';
 import { generateManifests } from './manifests.js';
 import type { ManifestsFlags } from './manifests-command.js';
 import { findStaleFiles, writeGeneratedFiles } from './output.js';
+import { writeInputsRecord } from '../runtime/handlers-inputs.js';
 
 /** Runs `shaper-gen manifests`; returns the exit code. */
 export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): Promise<number> {
@@ -33,6 +34,7 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
       return 1;
     }
     const changed = writeGeneratedFiles(result.files);
+    writeInputsRecord(config.root, config.handlersModule, result.inputs);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     console.log(
       `shaper-gen: ${result.webhooks.length} webhooks from ${result.candidateFiles} of ${result.scannedFiles} files; ` +
