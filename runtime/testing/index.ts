@@ -12,6 +12,7 @@ import { responseCode, type AdmissionRequest, type AdmissionResponse, type Admis
 import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubeClient, KubernetesObject, UserInfo, WebhookHandler } from '../contract.js';
 import { webhookOf } from '../decorator.js';
 import type { ResolvedWebhook } from '../options/types.js';
+import { requestKindAndResource } from './request-kind.js';
 
 export interface RequestInput<T extends object = KubernetesObject> {
   operation?: AdmissionOperation;
@@ -32,21 +33,25 @@ export interface RequestInput<T extends object = KubernetesObject> {
 
 let uidCounter = 0;
 
-/** An AdmissionReview request as the API server would send it; kind and resource come from the object and the webhook's rules. */
+/**
+ * An AdmissionReview request as the API server would send it. Kind and resource come from `input`, else from the
+ * object's apiVersion and kind, else from the webhook's rules where they name one group, version and resource
+ * (the kind only for Kubernetes' built-in resources); otherwise it throws, asking for apiVersion and kind on the object.
+ */
 export function admissionRequest<T extends object>(input: RequestInput<T>, webhook?: ResolvedWebhook): AdmissionRequest {
   const operation = input.operation ?? (input.oldObject && input.object ? 'UPDATE' : input.oldObject ? 'DELETE' : 'CREATE');
   // Typed models (e.g. @kubernetes/client-node's V1ConfigMap) are plain objects on the wire.
   const object = input.object as KubernetesObject | undefined;
   const oldObject = input.oldObject as KubernetesObject | undefined;
   const sample = object ?? oldObject;
-  const kind = input.kind ?? kindOf(sample);
+  const { kind, resource } = requestKindAndResource({ kind: input.kind, resource: input.resource, object: sample }, webhook);
   return {
     uid: input.uid ?? `00000000-0000-4000-8000-${String(++uidCounter).padStart(12, '0')}`,
     kind,
-    resource: input.resource ?? resourceOf(kind, webhook),
+    resource,
     subResource: input.subResource,
     requestKind: kind,
-    requestResource: input.resource ?? resourceOf(kind, webhook),
+    requestResource: resource,
     name: input.name ?? sample?.metadata?.name,
     namespace: input.namespace ?? sample?.metadata?.namespace,
     operation,
@@ -127,18 +132,3 @@ const noKube: KubeClient = {
     throw new Error('this handler uses ctx.kube; pass { kube } to runWebhook');
   },
 };
-
-function kindOf(object: KubernetesObject | undefined): GroupVersionKind {
-  const apiVersion = object?.apiVersion ?? 'v1';
-  const slash = apiVersion.indexOf('/');
-  return {
-    group: slash === -1 ? '' : apiVersion.slice(0, slash),
-    version: slash === -1 ? apiVersion : apiVersion.slice(slash + 1),
-    kind: object?.kind ?? '',
-  };
-}
-
-function resourceOf(kind: GroupVersionKind, webhook: ResolvedWebhook | undefined): GroupVersionResource {
-  const fromRule = webhook?.rules.flatMap((rule) => rule.resources).find((resource) => !resource.includes('/') && resource !== '*');
-  return { group: kind.group, version: kind.version, resource: fromRule ?? `${kind.kind.toLowerCase()}s` };
-}
