@@ -63,8 +63,11 @@ export function contextFor<T extends object>(handler: HandlerOrClass, method: Ha
 
 /** The instance `runWebhook` calls (a class is constructed with `new`) and its webhook. */
 export function decoratedHandler(handler: WebhookHandler | (new () => WebhookHandler)): { instance: WebhookHandler; webhook: ResolvedWebhook } {
-  const instance = typeof handler === 'function' ? new handler() : handler;
-  return { instance, webhook: decoratedWebhook(instance.constructor) };
+  if (typeof handler !== 'function') return { instance: handler, webhook: decoratedWebhook(handler.constructor) };
+  const webhook = decoratedWebhook(handler);
+  // As the server refuses it: `new Class()` would leave the parameters undefined.
+  if (handler.length > 0) throw new TypeError(`shaper-gen/testing: ${handler.name} declares constructor parameters: pass an instance, runWebhook(new ${handler.name}(…), …)`);
+  return { instance: new handler(), webhook };
 }
 
 export function requestDependencies(options: ContextOptions) {
