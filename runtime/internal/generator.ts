@@ -11,6 +11,7 @@ export { parse as parseYaml } from 'yaml';
 export { handlerShapeProblem } from '../contract.js';
 export type { DocumentOf, Schema } from '../config/schema.js';
 export { readYamlConfig } from '../config/yaml-config.js';
+export { digestInputs, writeInputsRecord, type InputDigests } from '../handlers-inputs.js';
 export { resolveWebhookOptions } from '../options/resolve.js';
 export type { LabelSelector, ResolvedWebhook } from '../options/types.js';
 export { checkWebhookSet } from '../options/webhook-set.js';

@@ -26,8 +26,14 @@ export class RegistrationError extends Error {
 
 type HandlerClass = new () => WebhookHandler;
 
-/** Registers decorated classes; refuses anything undecorated and any two webhooks that clash. */
-export function registerWebhooks(classes: readonly unknown[], origin = 'webhooks'): Map<string, RegisteredWebhook> {
+/**
+ * Registers decorated classes, each constructed with `new Class()`, and handler instances the caller constructed
+ * (with their dependencies, as a controller-runtime manager is given a validator): an instance serves in place of
+ * the listed class with its path. Refuses anything undecorated, a class whose constructor takes arguments
+ * without an instance, and any two webhooks that clash.
+ */
+export function registerWebhooks(classes: readonly unknown[], origin = 'webhooks', instances: readonly WebhookHandler[] = []): Map<string, RegisteredWebhook> {
+  const given = registeredInstances(instances);
   const entries: RegisteredWebhook[] = [];
   for (const [index, candidate] of classes.entries()) {
     const webhook = webhookOf(candidate);
@@ -35,15 +41,16 @@ export function registerWebhooks(classes: readonly unknown[], origin = 'webhooks
       const name = typeof candidate === 'function' ? candidate.name || '(anonymous class)' : typeof candidate;
       throw new RegistrationError(`${origin}[${index}] (${name}) is not decorated with @Webhook`);
     }
-    const cls = candidate as HandlerClass;
-    let handler: WebhookHandler;
-    try {
-      handler = new cls();
-    } catch (error) {
-      throw new RegistrationError(`constructing ${cls.name} for ${webhook.path} failed: ${(error as Error).message}`);
+    const instance = given.get(webhook.path);
+    if (instance) {
+      entries.push(instance);
+      given.delete(webhook.path);
+      continue;
     }
-    entries.push({ webhook, handler, source: `${origin}#${cls.name}` });
+    entries.push({ webhook, handler: construct(candidate as HandlerClass, webhook), source: `${origin}#${(candidate as HandlerClass).name}` });
   }
+  // Instances of classes no handlers module lists are served too.
+  entries.push(...given.values());
   const clashes = checkWebhookSet(entries.map((entry) => entry.webhook));
   if (clashes.length > 0) {
     throw new RegistrationError(
@@ -51,6 +58,34 @@ export function registerWebhooks(classes: readonly unknown[], origin = 'webhooks
     );
   }
   return new Map(entries.map((entry) => [entry.webhook.path, entry]));
+}
+
+function registeredInstances(instances: readonly WebhookHandler[]): Map<string, RegisteredWebhook> {
+  const byPath = new Map<string, RegisteredWebhook>();
+  for (const [index, handler] of instances.entries()) {
+    const cls = (handler as object | null | undefined)?.constructor;
+    const source = `instances[${index}]#${cls?.name || typeof handler}`;
+    const webhook = webhookOf(cls);
+    if (!webhook) throw new RegistrationError(`${source} is not an instance of a class decorated with @Webhook`);
+    const other = byPath.get(webhook.path);
+    if (other) throw new RegistrationError(`${source}: ${other.source} already serves ${webhook.path}; pass one instance per webhook`);
+    byPath.set(webhook.path, { webhook, handler, source });
+  }
+  return byPath;
+}
+
+function construct(cls: HandlerClass, webhook: ResolvedWebhook): WebhookHandler {
+  // Function.length counts the parameters before the first with a default (an optional TypeScript one counts too).
+  if (cls.length > 0) {
+    throw new RegistrationError(
+      `${cls.name} (${webhook.path}) declares constructor parameters, which new ${cls.name}() would leave undefined: give them defaults, or construct it yourself and pass it to startServer({ instances: [new ${cls.name}(…)] }) from shaper-gen/server`,
+    );
+  }
+  try {
+    return new cls();
+  } catch (error) {
+    throw new RegistrationError(`constructing ${cls.name} for ${webhook.path} failed: ${(error as Error).message}`);
+  }
 }
 
 /** Imports handlers modules (paths relative to `cwd`, or package specifiers) and collects their `webhooks` exports. */

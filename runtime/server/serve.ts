@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import { defaultWorkers } from '../config/cpu-limit.js';
 import { checkServerConfig, DEFAULT_SERVER_CONFIG, MAX_WORKERS, mergeServerConfig, readServerConfigFile, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
+import type { WebhookHandler } from '../contract.js';
 import { LazyKubeClient } from '../kube-client.js';
 import { rbacRulesOf } from '../rbac-options.js';
 import { createLogger } from '../log.js';
@@ -26,6 +27,11 @@ export interface ServeOptions {
   log?: Logger;
   /** Fields every log line of this process carries (a worker's slot and pid). */
   logBindings?: Record<string, unknown>;
+  /**
+   * Handlers you construct, with their configuration and dependencies, instead of `new Class()`: each serves in
+   * place of the handlers modules' class with its path (and is served as well when no module lists it).
+   */
+  instances?: readonly WebhookHandler[];
 }
 
 export interface RunningServer {
@@ -56,11 +62,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 async function startWithConfig(config: ServerConfig, options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.log.level).child(options.logBindings ?? {});
-  if (config.handlers.length === 0) throw new RegistrationError(`no handlers: pass --handlers <compiled module> (e.g. ${DEFAULT_COMPILED_HANDLERS}) or set handlers in the config`);
+  const instances = options.instances ?? [];
+  if (config.handlers.length === 0 && instances.length === 0) throw new RegistrationError(`no handlers: pass --handlers <compiled module> (e.g. ${DEFAULT_COMPILED_HANDLERS}) or set handlers in the config`);
 
   // Only --dev reads the project's sources (tinyglobby, yaml), so only --dev loads what that takes.
   if (options.dev) for (const warning of (await import('./stale-handlers.js')).staleHandlersWarnings(config.handlers)) log.warn(warning);
-  const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '));
+  const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '), instances);
   // Only --dev needs certificate generation (and its libraries).
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;
   // The heap budget for reviews is what is left after loading: load the API client first when handlers use it (~25 MiB of heap).

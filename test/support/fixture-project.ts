@@ -2,15 +2,17 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { emitDeclarationsPackage } from './declarations-package.js';
+import { REPO_ROOT } from './repo-root.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** The checkout, from these sources (test/support) or from their build (dist/test/support, for benchmarks that use kindEnv). */
-export const REPO_ROOT = path.resolve(here, here.split(path.sep).includes('dist') ? '../../..' : '../..');
+export { REPO_ROOT };
 
 export interface FixtureOptions {
-  /** Resolve `shaper-gen` to its TypeScript sources (default) or to the built `dist/*.d.ts`, as an installed package would. */
-  readonly resolveTo?: 'sources' | 'dist';
+  /**
+   * Resolve `shaper-gen` to its TypeScript sources (default), or as an installed package would: to the built
+   * `dist/*.d.ts` (needs `npm run build`), or to the same declarations emitted from the sources (needs no build).
+   */
+  readonly resolveTo?: 'sources' | 'dist' | 'declarations';
   readonly shaperYaml?: string | null;
 }
 
@@ -47,7 +49,8 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
-  const paths = options.resolveTo === 'dist' ? undefined : SOURCE_PATHS;
+  const resolveTo = options.resolveTo ?? 'sources';
+  const paths = resolveTo === 'sources' ? SOURCE_PATHS : undefined;
   project.write(
     'tsconfig.json',
     JSON.stringify({
@@ -58,7 +61,8 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
   if (options.shaperYaml !== null) project.write('shaper.yaml', options.shaperYaml ?? DEFAULT_SHAPER_YAML);
   // Both packages, as a user's project installs them: shaper-gen's CLI finds the generator in the project.
   mkdirSync(path.join(dir, 'node_modules', '@shaper-gen'), { recursive: true });
-  symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
+  if (resolveTo === 'declarations') emitDeclarationsPackage(path.join(dir, 'node_modules', 'shaper-gen'));
+  else symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'packages/generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'node_modules/@kubernetes'), path.join(dir, 'node_modules/@kubernetes'), 'dir');
   const generated = /(^_webhook-paths\.tpl|^_rbac-rules\.tpl|webhook-configuration\.yaml)$/;

@@ -23,9 +23,20 @@ export interface ServeProcess {
   readonly exited: Promise<number | null>;
 }
 
-export function serve(args: string[], options: { cwd?: string; nodeOptions?: string; env?: NodeJS.ProcessEnv } = {}): ServeProcess {
+export interface NodeProcessOptions {
+  cwd?: string;
+  nodeOptions?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function serve(args: string[], options: NodeProcessOptions = {}): ServeProcess {
+  return runNode([CLI, 'serve', ...args], options);
+}
+
+/** Node on `args` (a script and its arguments), such as a user's own entry point that starts the server. */
+export function runNode(args: string[], options: NodeProcessOptions = {}): ServeProcess {
   const env = { ...process.env, ...(options.nodeOptions !== undefined && { NODE_OPTIONS: options.nodeOptions }), ...options.env };
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

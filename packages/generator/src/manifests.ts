@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, glob, parseYaml, rbacRulesOf } from 'shaper-gen/internal/generator';
+import { ConfigError, digestInputs, glob, parseYaml, rbacRulesOf, type InputDigests } from 'shaper-gen/internal/generator';
 import { chartContractProblems } from './chart-contract.js';
 import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
@@ -22,6 +22,8 @@ export interface GenerationResult {
   readonly webhooks: readonly DecoratedWebhook[];
   readonly scannedFiles: number;
   readonly candidateFiles: number;
+  /** The sources as read for this generation, for `serve --dev`'s staleness check. */
+  readonly inputs: InputDigests;
 }
 
 export async function generateManifests(config: GeneratorConfig): Promise<GenerationResult> {
@@ -32,6 +34,8 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     onlyFiles: true,
   });
   sources.sort();
+  // Before the scan: a file edited while it runs then shows as changed, never as current.
+  const inputs = digestInputs(config.root, sources);
   const chartName = readChartName(config.chartDir);
   // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
   const { scanWebhooks } = await import('./scan.js');
@@ -56,7 +60,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     content: templates.rbacRules(rbacRulesModel(webhooks.map((w) => w.webhook), chartName)),
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
-  return { files, webhooks, scannedFiles: sources.length, candidateFiles };
+  return { files, webhooks, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

@@ -82,7 +82,10 @@ export function rbacRulesModel(webhooks: readonly ResolvedWebhook[], chartName: 
   };
 }
 
-/** Imports for the handlers index module, each class once, with aliases for clashing names. */
+/**
+ * The handlers index module: one import per file naming all its classes, files
+ * by specifier and classes by name, aliases for names two files share.
+ */
 export function handlersIndexModel(webhooks: readonly DecoratedWebhook[], indexFile: string) {
   const classes = new Map<string, { className: string; file: string }>();
   for (const { className, file } of webhooks) classes.set(`${file}\0${className}`, { className, file });
@@ -90,13 +93,17 @@ export function handlersIndexModel(webhooks: readonly DecoratedWebhook[], indexF
     .map((c) => ({ ...c, specifier: importSpecifier(indexFile, c.file) }))
     .sort((a, b) => compareText(a.specifier, b.specifier) || compareText(a.className, b.className));
   const used = new Map<string, number>();
+  const imports = new Map<string, { specifier: string; names: { className: string; alias: string | null }[] }>();
   const handlers = sorted.map((c) => {
     const count = (used.get(c.className) ?? 0) + 1;
     used.set(c.className, count);
     const alias = count > 1 ? `${c.className}_${count}` : null;
-    return { className: c.className, specifier: c.specifier, alias, localName: alias ?? c.className };
+    const statement = imports.get(c.specifier) ?? { specifier: c.specifier, names: [] };
+    statement.names.push({ className: c.className, alias });
+    imports.set(c.specifier, statement);
+    return { localName: alias ?? c.className };
   });
-  return { handlers };
+  return { imports: [...imports.values()], handlers };
 }
 
 function importSpecifier(fromFile: string, toFile: string): string {

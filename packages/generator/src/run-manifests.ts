@@ -4,7 +4,7 @@
  * `file:line:col: message`; turns the outcome into an exit code.
  */
 import path from 'node:path';
-import { ConfigError, type ManifestsFlags } from 'shaper-gen/internal/generator';
+import { ConfigError, writeInputsRecord, type ManifestsFlags } from 'shaper-gen/internal/generator';
 import { loadGeneratorConfig } from './config.js';
 import { formatDiagnostic } from './diagnostics.js';
 import { generateManifests } from './manifests.js';
@@ -32,6 +32,7 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
       return 1;
     }
     const changed = writeGeneratedFiles(result.files);
+    writeInputsRecord(config.root, config.handlersModule, result.inputs);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     console.log(
       `shaper-gen: ${result.webhooks.length} webhooks from ${result.candidateFiles} of ${result.scannedFiles} files; ` +

@@ -88,8 +88,8 @@ describe('the syntax-only pass', () => {
     expect(result.webhooks[3]!.webhook).toMatchObject({ timeoutSeconds: 7, failurePolicy: 'Ignore' });
   });
 
-  it('answers through the published declarations (dist/*.d.ts), as an installed package resolves', async () => {
-    const result = await scanFixture({ 'src/hooks.ts': `import { Webhook as Hook } from 'shaper-gen';\n${hook('Hook', '')}` }, { resolveTo: 'dist' });
+  it('answers through the published declarations (the .d.ts files the build emits), as an installed package resolves', async () => {
+    const result = await scanFixture({ 'src/hooks.ts': `import { Webhook as Hook } from 'shaper-gen';\n${hook('Hook', '')}` }, { resolveTo: 'declarations' });
     expect(result).toMatchObject({ pass: 'syntax' });
     expect(result.webhooks).toHaveLength(1);
   });
