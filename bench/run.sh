@@ -29,6 +29,12 @@ timeout 120 node bench/admission/run.ts --express-comparison
 timeout 120 node bench/admission/run.ts --profile
 timeout 600 node bench/faults/run.ts
 timeout 300 node bench/memory/run.ts
+# What the sample's image holds (root and buildah, as kindEnv builds it).
+if command -v buildah >/dev/null && [ "$(id -u)" = 0 ]; then
+  timeout 600 node bench/image/run.ts
+else
+  echo "bench: needs root and buildah; skipping the image contents (bench/image/run.ts)"
+fi
 # Cached vs live lookups against kindEnv's real API server (root, and the cluster tools built from the Go module proxy).
 if command -v go >/dev/null && [ "$(id -u)" = 0 ]; then
   bash scripts/install-cluster-tools.sh
