@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { LOG_LEVELS } from '../config/log-levels.js';
 import { schemaAt } from '../config/schema.js';
-import { checkServerConfig, SERVER_CONFIG_SCHEMA, type ServerConfigOverrides } from '../config/server-config.js';
+import { checkServerConfig, DEFAULT_SERVER_CONFIG, SERVER_CONFIG_SCHEMA, type ServerConfigOverrides } from '../config/server-config.js';
 import { ConfigError, formatProblem, type Problem, type ProblemPath } from '../problems.js';
 
 interface SettingFlag {
@@ -20,11 +20,11 @@ interface SettingFlag {
 const SETTING_FLAGS: readonly SettingFlag[] = [
   { flag: '--handlers <modules...>', description: 'modules exporting `webhooks` (overrides the config)', settings: [['handlers']] },
   { flag: '--cert-dir <dir>', description: 'directory with tls.crt and tls.key (overrides the config)', settings: [['webhook', 'certDir']] },
-  { flag: '--port <port>', description: 'webhook HTTPS port (default 9443)', settings: [['webhook', 'port']] },
-  { flag: '--health-port <port>', description: 'health probe port, 0 to disable (default 8081)', settings: [['health', 'port']] },
-  { flag: '--metrics-port <port>', description: 'metrics port, 0 to disable (default 8080)', settings: [['metrics', 'port']] },
+  { flag: '--port <port>', description: `webhook HTTPS port (default ${DEFAULT_SERVER_CONFIG.webhook.port})`, settings: [['webhook', 'port']] },
+  { flag: '--health-port <port>', description: `health probe port, 0 to disable (default ${DEFAULT_SERVER_CONFIG.health.port})`, settings: [['health', 'port']] },
+  { flag: '--metrics-port <port>', description: `metrics port, 0 to disable (default ${DEFAULT_SERVER_CONFIG.metrics.port})`, settings: [['metrics', 'port']] },
   { flag: '--bind-address <address>', description: 'address every listener binds', settings: [['webhook', 'bindAddress'], ['health', 'bindAddress'], ['metrics', 'bindAddress']] },
-  { flag: '--log-level <level>', description: `log level: ${LOG_LEVELS.join(', ')} (default info)`, settings: [['log', 'level']] },
+  { flag: '--log-level <level>', description: `log level: ${LOG_LEVELS.join(', ')} (default ${DEFAULT_SERVER_CONFIG.log.level})`, settings: [['log', 'level']] },
   { flag: '--workers <count>', description: "processes serving the webhook port, sharing it (default: the container's CPU limit in cores, else 1)", settings: [['workers']] },
 ];
 
