@@ -5,7 +5,7 @@
  */
 import https from 'node:https';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import type { Logger } from 'pino';
 import type { ListenerConfig } from '../config/server-config.js';
@@ -88,8 +88,10 @@ export class WebhookListener {
 
   /** Stops listening and lets requests in flight finish within `timeoutMs`; past it, closes their connections and resolves 'timeout'. */
   async close(timeoutMs: number): Promise<'closed' | 'timeout'> {
-    const closed = new Promise<'closed'>((resolve) => this.server.close(() => resolve('closed')));
-    this.server.closeIdleConnections();
+    // net.Server's close, not http's: that one also closes every connection without a request in flight at once,
+    // including one whose client has just opened it to send a request, which the client then sees reset. Those are
+    // left to carry their request (answered with Connection: close) or to the drain's sweep.
+    const closed = new Promise<'closed'>((resolve) => net.Server.prototype.close.call(this.server, () => resolve('closed')));
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs).unref()));
     const outcome = await Promise.race([closed, expired]);
