@@ -25,7 +25,7 @@ import { PEER_SOURCE_DIR, peerArguments, peerBinary } from './controller-runtime
 import { checkEquivalence, formatEquivalence, type EquivalenceResult } from './equivalence.ts';
 import { summariseProfile } from './profile-summary.ts';
 import { admissionTargets, formatTargets } from './targets.ts';
-import { chartNodeOptions } from '../support/chart-node-options.ts';
+import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
 import { runWrk, type WrkResult } from '../support/wrk.ts';
 import { freePort } from '../../test/support/free-port.ts';
 
@@ -47,6 +47,8 @@ const MULTICORE_CONNECTIONS = 32;
 // V8 flags for both servers (floor and framework alike): the chart's, as deployed.
 const flagsGiven = process.argv.includes('--node-flags') ? argument('node-flags', '') : process.env.SHAPER_BENCH_NODE_FLAGS;
 const nodeFlags = flagsGiven === undefined ? chartNodeOptions(repo) : flagsGiven.split(' ').filter(Boolean);
+// The rest of the chart's container environment, for every server alike.
+const processEnv = chartProcessEnv(repo);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-bench-'));
 const children: ChildProcess[] = [];
@@ -74,7 +76,7 @@ function writeCertificate(): { cert: string; key: string } {
 }
 
 function pinned(cpu: number, command: string, args: string[], extra: Parameters<typeof spawn>[2] = {}): ChildProcess {
-  const child = spawn('taskset', ['-c', String(cpu), command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...extra });
+  const child = spawn('taskset', ['-c', String(cpu), command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: processEnv, ...extra });
   children.push(child);
   return child;
 }
@@ -135,7 +137,7 @@ shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: warn }
 `);
   const args = [...nodeFlags, ...extraFlags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config, ...(workers > 1 ? ['--workers', String(workers)] : [])];
-  const options: SpawnOptions = { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] };
+  const options: SpawnOptions = { cwd: repo, env: processEnv, stdio: ['ignore', 'inherit', 'inherit'] };
   let child: ChildProcess;
   if (workers === 1) child = pinned(0, process.execPath, args, options);
   else children.push((child = spawn(process.execPath, args, options)));

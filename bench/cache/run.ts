@@ -26,7 +26,7 @@ import { freePort } from '../../test/support/free-port.js';
 import { REPO_ROOT } from '../../test/support/fixture-project.js';
 import { createTestCA } from '../../test/support/pki.js';
 import { assignmentReview } from '../admission/bodies.js';
-import { chartNodeOptions } from '../support/chart-node-options.js';
+import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.js';
 import { runWrk, type WrkResult } from '../support/wrk.js';
 
 const argument = (name: string, fallback: string) => {
@@ -167,7 +167,7 @@ log: { level: warn }
 `);
   const child = spawn('taskset', ['-c', '0', process.execPath, ...chartNodeOptions(REPO_ROOT), path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
     cwd: REPO_ROOT,
-    env: { ...process.env, KUBECONFIG: kubeconfig },
+    env: { ...chartProcessEnv(REPO_ROOT), KUBECONFIG: kubeconfig },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitFor('shaper-gen serve to be ready (its Profile cache synced)', async () => {

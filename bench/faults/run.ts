@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { judgeResponses } from '../../test/support/oracle.ts';
 import { baseReviews, faultCorpus } from './corpus.ts';
 import { sendAll } from './send.ts';
-import { chartNodeOptions } from '../support/chart-node-options.ts';
+import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
 import { freePort } from '../../test/support/free-port.ts';
 import { oracleCases, tally } from './tally.ts';
 
@@ -74,7 +74,7 @@ shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: fatal }
 `);
   // The chart's own Node flags, so the figures describe the server as deployed.
-  const child = spawn(process.execPath, [...chartNodeOptions(repo), path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...chartNodeOptions(repo), path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, env: chartProcessEnv(repo), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   let exit: string | undefined;

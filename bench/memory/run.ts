@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { profileReview } from '../admission/bodies.ts';
-import { chartNodeOptions } from '../support/chart-node-options.ts';
+import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
 import { freePort } from '../../test/support/free-port.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -70,7 +70,7 @@ metrics: { port: 0 }
 log: { level: error }
 `);
   const flags = [...renderedNodeOptions, ...(oldSpace ? [`--max-old-space-size=${oldSpace}`] : [])];
-  const child = spawn(process.execPath, [...flags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--dev', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...flags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--dev', '--config', config], { cwd: repo, env: chartProcessEnv(repo), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const deadline = Date.now() + 20_000;
