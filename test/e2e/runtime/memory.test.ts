@@ -14,6 +14,7 @@ import { webhooks } from '../../fixtures/runtime/handlers.js';
 import { startTestServer, type TestServer } from '../../support/admission-server.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 import { chartContainerEnv } from '../../support/helm.js';
+import { REVIEW_SHAPES, shapedReview } from '../../../bench/support/review-shapes.js';
 import { serve, ServeDir, waitReady } from '../../support/serve-process.js';
 
 const MiB = 1024 * 1024;
@@ -79,33 +80,6 @@ describe('the review heap budget', () => {
   });
 });
 
-/** Bodies that cost the most heap per byte once decoded (bench/memory measured each), and one of the shape real objects have. */
-const SHAPES: Record<string, (i: number) => string> = {
-  'empty objects': () => '{}',
-  'empty arrays': () => '[]',
-  'nested arrays': () => '[[]]',
-  zeros: () => '0',
-  'objects with a new key each': (i) => `{"a${i}":0}`,
-  'one object of many keys': (i) => `"k${i}":${i}`,
-  'env-var-like objects': (i) => `{"name":"V${i}","value":"x","port":${i}}`,
-};
-
-/** A Profile review of `bytes` (less a few), its bulk items of `shape` in spec.extra, built as text: as a JS value it would be the test's own heap problem. */
-function shapedReview(uid: string, shape: string, bytes: number): string {
-  const item = SHAPES[shape]!;
-  const [open, close] = shape === 'one object of many keys' ? ['{', '}'] : ['[', ']'];
-  const head = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"${uid}","kind":{"group":"shaper.io","version":"v1alpha1","kind":"Profile"},"resource":{"group":"shaper.io","version":"v1alpha1","resource":"profiles"},"namespace":"a","operation":"CREATE","userInfo":{"username":"u"},"object":{"apiVersion":"shaper.io/v1alpha1","kind":"Profile","metadata":{"name":"p","namespace":"a"},"spec":{"extra":${open}`;
-  const tail = `${close}}}}}`;
-  const parts: string[] = [];
-  for (let size = head.length + tail.length, i = 0; ; i++) {
-    const next = item(i);
-    if (size + next.length + 1 > bytes) break;
-    parts.push(next);
-    size += next.length + 1;
-  }
-  return head + parts.join(',') + tail;
-}
-
 function peakRssMiB(pid: number): number {
   return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
@@ -121,7 +95,7 @@ describe('shaper-gen serve with the chart heap, reviews of every shape up to max
     try {
       expect(await waitReady(config.health, server)).toContain('readyz check passed');
       for (const path of ['/mutate-profile', '/validate-profile']) {
-        for (const shape of Object.keys(SHAPES)) {
+        for (const shape of Object.keys(REVIEW_SHAPES)) {
           for (const bytes of [1.5 * MiB, 3 * MiB, 7 * MiB - 1024]) {
             const uid = `${shape.replaceAll(' ', '-')}-${bytes}`;
             const res = await dir.post(config.port, path, shapedReview(uid, shape, bytes)).catch((error: unknown) => {
