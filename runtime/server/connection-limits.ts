@@ -88,12 +88,11 @@ export class ConnectionLimits {
     if (connection.closed) return;
     connection.closed = true;
     this.open--;
-    if (this.handshaking.get(key) === connection) this.handshaking.delete(key);
-    this.silent.delete(connection);
+    this.forget(connection, key);
   }
 
-  private forget(connection: Connection): void {
-    const key = connectionKey(connection.raw);
+  /** No longer a candidate to shed (it is closing). */
+  private forget(connection: Connection, key = connectionKey(connection.raw)): void {
     if (key !== undefined && this.handshaking.get(key) === connection) this.handshaking.delete(key);
     this.silent.delete(connection);
   }
