@@ -123,6 +123,7 @@ export class ResourceInformer {
       this.resourceVersion = event.object.metadata?.resourceVersion || this.resourceVersion;
     }
     if (count === 0 && Date.now() - opened < SHORTEST_NORMAL_WATCH_MS) throw new Error('the API server ended the watch at once, without an event');
+    this.log.debug({ resourceVersion: this.resourceVersion, events: count }, 'cache watch ended; reopening it');
   }
 
   private established(): void {
