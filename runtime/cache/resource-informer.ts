@@ -4,14 +4,15 @@
  * (its timeoutSeconds) is reopened from the last resourceVersion seen — an
  * event's or a bookmark's — without relisting; a resourceVersion the server
  * no longer has (410 Gone) means a relist, which replaces the objects at
- * once; any other failure is retried with a capped backoff. `isFresh` is
+ * once; a watch silent past its idle timeout is reopened like one the server
+ * ended; any other failure is retried with a capped backoff. `isFresh` is
  * false from a failure until a watch is open again, and readers go to the
  * API server meanwhile.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { KubernetesObject } from '../contract.js';
-import type { ApiConnection } from '../kube/api-connection.js';
+import { IdleTimeout, type ApiConnection } from '../kube/api-connection.js';
 import { ApiReader } from './api-reader.js';
 import { resourceKey, type CachedResource } from './cached-resource.js';
 import { ObjectStore } from './object-store.js';
@@ -25,6 +26,8 @@ const SHORTEST_NORMAL_WATCH_MS = 1000;
 export interface InformerOptions {
   /** Per watch request; by default random between 300 and 600 s, like client-go. */
   readonly watchTimeoutSeconds?: number;
+  /** Silence after which a watch is reopened; by default WATCH_IDLE_TIMEOUT_SECONDS. */
+  readonly watchIdleSeconds?: number;
 }
 
 export class ResourceInformer {
@@ -111,16 +114,23 @@ export class ResourceInformer {
 
   /** One watch, from open to its normal end; events move resourceVersion on as they are applied. */
   private async watch(signal: AbortSignal): Promise<void> {
-    const watchOptions: WatchOptions = { signal, timeoutSeconds: this.options.watchTimeoutSeconds };
+    const watchOptions: WatchOptions = { signal, timeoutSeconds: this.options.watchTimeoutSeconds, idleTimeoutSeconds: this.options.watchIdleSeconds };
     const events = await openWatch(this.connection, this.resource, this.resourceVersion!, watchOptions);
     this.established();
     const opened = Date.now();
     let count = 0;
-    for await (const event of events) {
-      count++;
-      if (event.type === 'ADDED' || event.type === 'MODIFIED') this.store.put(withoutManagedFields(event.object));
-      else if (event.type === 'DELETED') this.store.remove(event.object);
-      this.resourceVersion = event.object.metadata?.resourceVersion || this.resourceVersion;
+    try {
+      for await (const event of events) {
+        count++;
+        if (event.type === 'ADDED' || event.type === 'MODIFIED') this.store.put(withoutManagedFields(event.object));
+        else if (event.type === 'DELETED') this.store.remove(event.object);
+        this.resourceVersion = event.object.metadata?.resourceVersion || this.resourceVersion;
+      }
+    } catch (error) {
+      if (!(error instanceof IdleTimeout)) throw error;
+      // Silent, not failed: reopened at once from where it was, still fresh; a connection that is really gone fails the reopening.
+      this.log.debug({ resourceVersion: this.resourceVersion, events: count }, `cache watch silent (${error.message}); reopening it`);
+      return;
     }
     if (count === 0 && Date.now() - opened < SHORTEST_NORMAL_WATCH_MS) throw new Error('the API server ended the watch at once, without an event');
     this.log.debug({ resourceVersion: this.resourceVersion, events: count }, 'cache watch ended; reopening it');

@@ -28,19 +28,32 @@ export function randomWatchTimeoutSeconds(): number {
   return 300 + Math.floor(Math.random() * 301);
 }
 
+/**
+ * On a quiet resource the API server's watch cache sends a bookmark about once a minute; past this much
+ * silence the connection is presumed dead (IdleTimeout). A resource served without the watch cache sends
+ * nothing while nothing changes: its watch is reopened, which costs nothing.
+ */
+export const WATCH_IDLE_TIMEOUT_SECONDS = 90;
+
 export interface WatchOptions {
   readonly signal?: AbortSignal;
   readonly timeoutSeconds?: number;
+  readonly idleTimeoutSeconds?: number;
 }
 
 /**
  * Opens the watch: resolves once the server has accepted it (HTTP 200), with
- * its events; the iteration ends when the server ends the watch normally.
+ * its events; the iteration ends when the server ends the watch normally, and
+ * fails with IdleTimeout after `idleTimeoutSeconds` without data.
  */
-export async function openWatch(connection: ApiConnection, resource: CachedResource, resourceVersion: string, { signal, timeoutSeconds = randomWatchTimeoutSeconds() }: WatchOptions = {}): Promise<AsyncIterable<WatchEvent>> {
+export async function openWatch(
+  connection: ApiConnection,
+  resource: CachedResource,
+  resourceVersion: string,
+  { signal, timeoutSeconds = randomWatchTimeoutSeconds(), idleTimeoutSeconds = WATCH_IDLE_TIMEOUT_SECONDS }: WatchOptions = {},
+): Promise<AsyncIterable<WatchEvent>> {
   const query = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true', resourceVersion, timeoutSeconds: String(timeoutSeconds) });
-  // The server sends nothing on a quiet resource but a bookmark about once a minute; past its own timeout, the connection is dead.
-  const response = await connection.get(`${resourcePath(resource)}?${query}`, { signal, idleTimeoutMs: (timeoutSeconds + 30) * 1000 });
+  const response = await connection.get(`${resourcePath(resource)}?${query}`, { signal, idleTimeoutMs: idleTimeoutSeconds * 1000 });
   const what = `watch ${resourceKey(resource)} from resourceVersion ${resourceVersion}`;
   if (response.statusCode !== 200) {
     const text = await readText(response);

@@ -16,6 +16,14 @@ export interface GetOptions {
   readonly idleTimeoutMs: number;
 }
 
+/** No data from the API server for `idleTimeoutMs`: the connection is presumed dead. */
+export class IdleTimeout extends Error {
+  constructor(idleTimeoutMs: number) {
+    super(`no data from the API server for ${idleTimeoutMs / 1000} s`);
+    this.name = 'IdleTimeout';
+  }
+}
+
 export class ApiConnection {
   private readonly base: string;
   private readonly transport: typeof https | typeof http;
@@ -62,7 +70,7 @@ export class ApiConnection {
         resolve(res);
       });
       req.setTimeout(idleTimeoutMs, () => {
-        const error = new Error(`no data from the API server for ${idleTimeoutMs / 1000} s`);
+        const error = new IdleTimeout(idleTimeoutMs);
         if (response) response.destroy(error);
         else req.destroy(error);
       });

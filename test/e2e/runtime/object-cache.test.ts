@@ -158,6 +158,47 @@ describe('ResourceInformer', () => {
     }
   });
 
+  it('moves its resourceVersion on with bookmarks: a reopened watch starts past changes to other resources', async () => {
+    const log = capturedLog();
+    const informer = new ResourceInformer(CONFIGMAPS, connection, log.logger, { watchTimeoutSeconds: 5 });
+    informer.start();
+    try {
+      await waitFor('the ConfigMap informer to sync', () => informer.isFresh || undefined, 30_000);
+      const listed = log.lines.length;
+      // Not a ConfigMap: the watch has no event for it, only bookmarks can carry its resourceVersion. A consistent
+      // list of ConfigMaps makes the API server's watch cache catch up with etcd first.
+      const other = await admin('POST', resourcePath(PODTEMPLATES, NS), podTemplate('bookmarked', 'one'));
+      await admin('GET', resourcePath(CONFIGMAPS));
+      const ended = await waitFor('a watch to end after a bookmark', () => log.lines.slice(listed).find((line) => line.msg === 'cache watch ended; reopening it' && Number(line.resourceVersion) >= Number(other.metadata.resourceVersion)), 30_000);
+      expect(ended.events).toBeGreaterThanOrEqual(1);
+      await expectSameObjects(informer, CONFIGMAPS);
+      expect(log.messages().filter((message) => message !== 'cache watch ended; reopening it')).toEqual(['cache synced']);
+    } finally {
+      await informer.stop();
+    }
+  });
+
+  it('reopens a watch silent past its idle timeout at once, staying fresh', async () => {
+    const log = capturedLog();
+    // PodTemplates have no watch cache here, hence no bookmarks: a quiet watch is silent.
+    const informer = new ResourceInformer(PODTEMPLATES, connection, log.logger, { watchIdleSeconds: 2 });
+    informer.start();
+    try {
+      await waitFor('the PodTemplate informer to sync', () => informer.isFresh || undefined, 30_000);
+      const freshness: boolean[] = [];
+      const sampling = setInterval(() => freshness.push(informer.isFresh), 100);
+      await waitFor('two silent watches', () => (log.messages().filter((message) => message.startsWith('cache watch silent')).length >= 2 ? true : undefined), 20_000);
+      clearInterval(sampling);
+      expect(freshness.every(Boolean)).toBe(true);
+      await admin('POST', resourcePath(PODTEMPLATES, NS), podTemplate('after-silence', 'one'));
+      await expectSameObjects(informer, PODTEMPLATES);
+      expect(log.messages().filter((message) => !message.startsWith('cache watch silent'))).toEqual(['cache synced']);
+      expect(log.messages().find((message) => message.startsWith('cache watch silent'))).toBe('cache watch silent (no data from the API server for 2 s); reopening it');
+    } finally {
+      await informer.stop();
+    }
+  });
+
   it('survives an API server restart: reopens its watch and sees what changed while it could not watch', async () => {
     for (const name of ['restart-a', 'restart-b']) await admin('POST', resourcePath(CONFIGMAPS, NS), configMap(name, { name }));
     for (const name of ['pt-a', 'pt-b']) await admin('POST', resourcePath(PODTEMPLATES, NS), podTemplate(name, 'one'));
@@ -394,9 +435,9 @@ async function expectSameObjects(informer: ResourceInformer, resource: CachedRes
 }
 
 function capturedLog() {
-  const lines: { msg: string }[] = [];
+  const lines: { msg: string; [key: string]: unknown }[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-  return { logger, messages: () => lines.map((line) => line.msg) };
+  return { logger, lines, messages: () => lines.map((line) => line.msg) };
 }
 
 async function consume(events: AsyncIterable<WatchEvent>): Promise<WatchEvent[]> {
