@@ -1,10 +1,10 @@
 /**
  * Plain reads from the API server by path, for any resource without knowing
- * its kind: one object (404 is "absent", not an error) and paged lists. The
- * credentials come from the handlers' KubeConfig (`ctx.kube.config`).
+ * its kind: one object (404 is "absent", not an error) and paged lists, over
+ * the object cache's own ApiConnection.
  */
-import https from 'node:https';
-import type { KubeClient, KubernetesObject } from '../contract.js';
+import type { KubernetesObject } from '../contract.js';
+import { readText, type ApiConnection } from '../kube/api-connection.js';
 import { resourceKey, resourcePath, type CachedResource } from './cached-resource.js';
 
 const LIST_PAGE_SIZE = 500;
@@ -27,25 +27,25 @@ export class ApiReadError extends Error {
 }
 
 export class ApiReader {
-  constructor(private readonly kube: KubeClient) {}
+  constructor(private readonly connection: ApiConnection) {}
 
   /** The object, or undefined when the API server says 404. */
   async get(resource: CachedResource, namespace: string | undefined, name: string, signal?: AbortSignal): Promise<KubernetesObject | undefined> {
     const { status, body } = await this.request(resourcePath(resource, namespace, name), signal);
     if (status === 404) return undefined;
-    if (status !== 200) throw failure(status, body, `get ${resourceKey(resource)} ${namespace ? `${namespace}/` : ''}${name}`);
+    if (status !== 200) throw readFailure(status, body, `get ${resourceKey(resource)} ${namespace ? `${namespace}/` : ''}${name}`);
     return body as KubernetesObject;
   }
 
   /** Every object (all pages), each with apiVersion and kind set as a single GET would return it. */
-  async list(resource: CachedResource, namespace?: string): Promise<ObjectList> {
+  async list(resource: CachedResource, namespace?: string, signal?: AbortSignal): Promise<ObjectList> {
     const items: KubernetesObject[] = [];
     let resourceVersion = '';
     let continueToken: string | undefined;
     do {
       const query = new URLSearchParams({ limit: String(LIST_PAGE_SIZE), ...(continueToken && { continue: continueToken }) });
-      const { status, body } = await this.request(`${resourcePath(resource, namespace)}?${query}`);
-      if (status !== 200) throw failure(status, body, `list ${resourceKey(resource)}`);
+      const { status, body } = await this.request(`${resourcePath(resource, namespace)}?${query}`, signal);
+      if (status !== 200) throw readFailure(status, body, `list ${resourceKey(resource)}`);
       const list = body as { kind?: string; apiVersion?: string; items?: KubernetesObject[]; metadata?: { resourceVersion?: string; continue?: string } };
       const kind = list.kind?.replace(/List$/, '');
       for (const item of list.items ?? []) items.push({ apiVersion: list.apiVersion, kind, ...item });
@@ -56,33 +56,19 @@ export class ApiReader {
   }
 
   private async request(urlPath: string, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
-    const cluster = this.kube.config.getCurrentCluster();
-    if (!cluster) throw new Error('no current cluster in the Kubernetes client configuration');
-    const url = new URL(cluster.server.replace(/\/$/, '') + urlPath);
-    const options: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' }, timeout: READ_TIMEOUT_MS, signal };
-    await this.kube.config.applyToHTTPSOptions(options);
-    return new Promise((resolve, reject) => {
-      const req = https.request(url, options, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          try {
-            resolve({ status: res.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text) });
-          } catch {
-            resolve({ status: res.statusCode ?? 0, body: { message: text.slice(0, 200) } });
-          }
-        });
-      });
-      req.on('timeout', () => req.destroy(new Error(`no answer from the API server within ${READ_TIMEOUT_MS / 1000} s`)));
-      req.on('error', reject);
-      req.end();
-    });
+    const response = await this.connection.get(urlPath, { signal, idleTimeoutMs: READ_TIMEOUT_MS });
+    const text = await readText(response);
+    const status = response.statusCode ?? 0;
+    try {
+      return { status, body: text === '' ? undefined : JSON.parse(text) };
+    } catch {
+      return { status, body: { message: text.slice(0, 200) } };
+    }
   }
 }
 
-function failure(status: number, body: unknown, what: string): ApiReadError {
+/** The API server's answer as an error: `<what>: HTTP <status>: <its message>`. */
+export function readFailure(status: number, body: unknown, what: string): ApiReadError {
   const message = (body as { message?: unknown } | undefined)?.message;
   return new ApiReadError(status, `${what}: HTTP ${status}${typeof message === 'string' ? `: ${message}` : ''}`);
 }

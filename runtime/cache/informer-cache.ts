@@ -1,12 +1,14 @@
 /**
  * The server's object cache: one informer per resource any webhook declares
- * in `cache`, started with the server. A read is answered from memory when the
- * informer is synced and its watch is up; a miss, an explicit `live` read, or a
- * watch that is down goes to the API server instead.
+ * in `cache`, started with the server, over one ApiConnection of its own
+ * (loaded at start, not with @kubernetes/client-node). A read is answered from
+ * memory when the informer is synced and its watch is up; a miss, an explicit
+ * `live` read, or a watch that is down goes to the API server instead.
  */
 import { cloneJson } from '../admission/json-value.js';
 import type { Logger } from 'pino';
-import type { KubeClient, KubernetesObject, ReadOptions } from '../contract.js';
+import type { KubernetesObject, ReadOptions } from '../contract.js';
+import { ApiConnection } from '../kube/api-connection.js';
 import type { ResolvedWebhook } from '../options/types.js';
 import { ApiReader } from './api-reader.js';
 import { resourceKey, sameResource, type CachedResource } from './cached-resource.js';
@@ -18,18 +20,18 @@ export type ReadSource = 'cache' | 'miss' | 'live' | 'stale';
 
 export class InformerCache implements ObjectSource {
   private informers: ResourceInformer[] = [];
-  private starting: Promise<void> | undefined;
+  private started = false;
   private startError: string | undefined;
-  private readonly reader: ApiReader;
+  private connection: ApiConnection | undefined;
+  private reader: ApiReader | undefined;
 
+  /** `connect` defaults to KUBECONFIG, ~/.kube/config or the in-cluster ServiceAccount; it is called once, at start or on the first read. */
   constructor(
     readonly resources: readonly CachedResource[],
-    private readonly kube: KubeClient,
     private readonly log: Logger,
     private readonly onRead: (resource: CachedResource, source: ReadSource) => void = () => undefined,
-  ) {
-    this.reader = new ApiReader(kube);
-  }
+    private readonly connect: () => ApiConnection = () => ApiConnection.fromEnvironment(),
+  ) {}
 
   /** Every resource declared by any of the webhooks, once. */
   static resourcesOf(webhooks: Iterable<ResolvedWebhook>): CachedResource[] {
@@ -42,17 +44,21 @@ export class InformerCache implements ObjectSource {
 
   /** Starts the informers; returns at once. Readiness (`problem`) tells when they are synced. */
   start(): void {
-    if (this.resources.length === 0 || this.starting) return;
-    this.starting = (async () => {
-      for (const resource of this.resources) {
-        const informer = await ResourceInformer.create(resource, this.kube, this.log);
-        this.informers.push(informer);
-        informer.start();
-      }
-    })().catch((error: unknown) => {
+    if (this.resources.length === 0 || this.started) return;
+    this.started = true;
+    let connection: ApiConnection;
+    try {
+      connection = this.api().connection;
+    } catch (error) {
       this.startError = (error as Error).message;
-      this.log.error({ err: error }, 'cannot start the object cache');
-    });
+      this.log.error(`cannot start the object cache: ${this.startError}`);
+      return;
+    }
+    for (const resource of this.resources) {
+      const informer = new ResourceInformer(resource, connection, this.log);
+      this.informers.push(informer);
+      informer.start();
+    }
   }
 
   /** For readiness: why the cache is not ready, until every informer has synced once. */
@@ -68,7 +74,7 @@ export class InformerCache implements ObjectSource {
     const answeredBy = options.live ? 'live' : informer?.isFresh ? undefined : 'stale';
     if (answeredBy) {
       this.onRead(resource, answeredBy);
-      return this.reader.get(resource, namespace, name, signal);
+      return this.api().reader.get(resource, namespace, name, signal);
     }
     const cached = informer!.get(namespace, name);
     if (cached) {
@@ -76,22 +82,29 @@ export class InformerCache implements ObjectSource {
       return cloneJson(cached);
     }
     this.onRead(resource, 'miss');
-    return this.reader.get(resource, namespace, name, signal);
+    return this.api().reader.get(resource, namespace, name, signal);
   }
 
   async list(resource: CachedResource, namespace: string | undefined, options: ReadOptions): Promise<KubernetesObject[]> {
     const informer = this.informerFor(resource);
     if (options.live || !informer?.isFresh) {
       this.onRead(resource, options.live ? 'live' : 'stale');
-      return (await this.reader.list(resource, namespace)).items;
+      return (await this.api().reader.list(resource, namespace)).items;
     }
     this.onRead(resource, 'cache');
     return cloneJson(informer.list(namespace));
   }
 
   async stop(): Promise<void> {
-    await this.starting;
     await Promise.all(this.informers.map((informer) => informer.stop()));
+    this.connection?.close();
+  }
+
+  /** The connection and its reader, made on first use; a configuration that cannot be loaded throws on every use. */
+  private api(): { connection: ApiConnection; reader: ApiReader } {
+    this.connection ??= this.connect();
+    this.reader ??= new ApiReader(this.connection);
+    return { connection: this.connection, reader: this.reader };
   }
 
   private informerFor(resource: CachedResource): ResourceInformer | undefined {

@@ -9,7 +9,6 @@ import { defaultWorkers } from '../config/cpu-limit.js';
 import { checkServerConfig, DEFAULT_SERVER_CONFIG, MAX_WORKERS, mergeServerConfig, readServerConfigFile, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
 import type { WebhookHandler } from '../contract.js';
 import { LazyKubeClient } from '../kube-client.js';
-import { rbacRulesOf } from '../rbac-options.js';
 import { createLogger } from '../log.js';
 import { containProcessFaults } from './process-faults.js';
 import { importWebhookClasses, RegistrationError, registerWebhooks } from './registry.js';
@@ -70,8 +69,9 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
   const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '), instances);
   // Only --dev needs certificate generation (and its libraries).
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;
-  // The heap budget for reviews is what is left after loading: load the API client first when handlers use it (~25 MiB of heap).
-  if ([...webhooks.values()].some((entry) => rbacRulesOf(entry.webhook).length > 0)) await import('@kubernetes/client-node');
+  // The heap budget for reviews is what is left after loading: load ctx.kube's client first when handlers declare
+  // the access they use it for (~25 MiB of heap). The object cache (`cache`) has its own client and never loads it.
+  if ([...webhooks.values()].some((entry) => entry.webhook.rbac.length > 0)) await import('@kubernetes/client-node');
   const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate });
   const addresses = await server.start();
   return { server, addresses, config, log };

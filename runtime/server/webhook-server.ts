@@ -15,6 +15,7 @@ import type { KubeClient } from '../contract.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { InformerCache } from '../cache/informer-cache.js';
 import type { ObjectSource } from '../cache/object-source.js';
+import type { ApiConnection } from '../kube/api-connection.js';
 import { admissionEndpoint, type RawHandler } from './admission-endpoint.js';
 import { Drain } from './drain.js';
 import { createPlainApp } from './express-app.js';
@@ -42,6 +43,8 @@ export interface WebhookServerOptions {
   readonly memory?: MemoryBudget;
   /** What `ctx.cache` reads from; by default informers for the resources the webhooks declare in `cache`. */
   readonly objects?: ObjectSource;
+  /** The informers' API server connection; by default from KUBECONFIG, ~/.kube/config or the in-cluster ServiceAccount. */
+  readonly apiConnection?: () => ApiConnection;
 }
 
 export interface ShutdownOptions {
@@ -71,7 +74,7 @@ export class WebhookServer {
     this.metrics = options.metrics ?? new ServerMetrics();
     if (!options.objects) {
       const resources = InformerCache.resourcesOf([...options.webhooks.values()].map((entry) => entry.webhook));
-      this.informers = new InformerCache(resources, options.kube, log, (resource, source) => this.metrics.cacheRead(resource, source));
+      this.informers = new InformerCache(resources, log, (resource, source) => this.metrics.cacheRead(resource, source), options.apiConnection);
     }
     const objects = options.objects ?? this.informers!;
     const deps = { log, kube: options.kube, objects, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: options.memory ?? MemoryBudget.fromHeap() };

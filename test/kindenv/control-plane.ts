@@ -17,6 +17,8 @@ import { certManagerCrdsDir, tool } from './tools.js';
 export interface ControlPlane {
   readonly ca: TestCA;
   readonly apiServerPort: number;
+  /** etcd's client URL (plain HTTP on loopback; its JSON gateway answers /v3/kv/…). */
+  readonly etcdUrl: string;
   /** Admin (system:masters) kubeconfig, server on loopback. */
   readonly kubeconfigPath: string;
   readonly admin: Pem;
@@ -35,9 +37,13 @@ export interface ControlPlaneOptions {
   /** The host side of the veth pair: the API server's certificate must name it. */
   hostAddress: string;
   log: (line: string) => void;
+  /** Start cert-manager's controllers and install its CRDs (default true); without, the control plane is etcd and kube-apiserver only. */
+  certManager?: boolean;
+  /** More kube-apiserver flags. */
+  apiServerArgs?: readonly string[];
 }
 
-export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneOptions): Promise<ControlPlane> {
+export async function startControlPlane({ dir, hostAddress, log, certManager = true, apiServerArgs: extraApiServerArgs = [] }: ControlPlaneOptions): Promise<ControlPlane> {
   const processes: ManagedProcess[] = [];
   const stop = async () => {
     for (const process of [...processes].reverse()) await process.stop();
@@ -92,6 +98,7 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
       // without a pod network (loopback only) there is none to publish, and Endpoints refuse loopback addresses.
       `--endpoint-reconciler-type=${hostAddress.startsWith('127.') ? 'none' : 'lease'}`,
       '--v=1',
+      ...extraApiServerArgs,
     ];
     const launchApiServer = () => {
       const started = startProcess('kube-apiserver', tool('kube-apiserver'), apiServerArgs, path.join(dir, 'kube-apiserver.log'), {
@@ -116,12 +123,7 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
     await apiServerReady();
     log('kube-apiserver is ready');
 
-    await applyCertManagerCrds(apiServerPort, ca.cert, admin);
-    log('starting cert-manager controllers and cainjector');
-    const certManager = startProcess('cert-manager', tool('shaper-cert-manager'), ['--kubeconfig', kubeconfigPath], path.join(dir, 'cert-manager.log'));
-    processes.push(certManager);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    if (certManager.child.exitCode !== null) throw new Error(`cert-manager exited at start:\n${certManager.tail()}`);
+    if (certManager) await startCertManager(apiServerPort, ca.cert, admin, kubeconfigPath, dir, processes, log);
 
     const restartApiServer = async () => {
       log('restarting kube-apiserver');
@@ -133,6 +135,7 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
     return {
       ca,
       apiServerPort,
+      etcdUrl: `http://127.0.0.1:${etcdPort}`,
       kubeconfigPath,
       admin,
       apiServerUrlFromPod: `https://${hostAddress}:${apiServerPort}`,
@@ -162,6 +165,15 @@ export function writeKubeconfig(file: string, server: string, caPem: string, use
     }),
     { mode: 0o600 },
   );
+}
+
+async function startCertManager(apiServerPort: number, caPem: string, admin: Pem, kubeconfigPath: string, dir: string, processes: ManagedProcess[], log: (line: string) => void): Promise<void> {
+  await applyCertManagerCrds(apiServerPort, caPem, admin);
+  log('starting cert-manager controllers and cainjector');
+  const certManager = startProcess('cert-manager', tool('shaper-cert-manager'), ['--kubeconfig', kubeconfigPath], path.join(dir, 'cert-manager.log'));
+  processes.push(certManager);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  if (certManager.child.exitCode !== null) throw new Error(`cert-manager exited at start:\n${certManager.tail()}`);
 }
 
 function getStatus(port: number, urlPath: string, ca: string, client: Pem): Promise<number> {
