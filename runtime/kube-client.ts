@@ -37,9 +37,25 @@ function defaultKubeConfig(): KubeConfig {
   const home = process.env.HOME ?? process.env.USERPROFILE;
   const found = process.env.KUBECONFIG || process.env.KUBERNETES_SERVICE_HOST || (home && existsSync(path.join(home, '.kube', 'config')));
   if (!found) throw new Error('no Kubernetes API configuration: set KUBECONFIG, create ~/.kube/config, or run in a pod (its ServiceAccount)');
-  // Synchronous require of the ES module (Node >= 22.12), so that `ctx.kube.config` stays a plain getter.
-  const { KubeConfig } = require('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
+  const { KubeConfig } = loadClientNode();
   const config = new KubeConfig();
   config.loadFromDefault();
   return config;
+}
+
+/**
+ * @kubernetes/client-node, which shaper-gen does not depend on: a project whose handlers call ctx.kube lists it in
+ * its own dependencies, so that the images of projects that do not call it carry none of its ~25 MB.
+ */
+export function loadClientNode(): typeof import('@kubernetes/client-node') {
+  try {
+    // Synchronous require of the ES module (Node >= 22.12), so that `ctx.kube.config` stays a plain getter.
+    return require('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    // The versions shaper-gen is tested with: its own devDependencies.
+    const { devDependencies } = require('shaper-gen/package.json') as { devDependencies: Record<string, string> };
+    const range = devDependencies['@kubernetes/client-node'];
+    throw new Error(`ctx.kube needs @kubernetes/client-node, which is not installed: add it to the project's dependencies (npm install @kubernetes/client-node@${range}), not devDependencies, so that the image has it`);
+  }
 }

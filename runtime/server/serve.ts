@@ -8,7 +8,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { defaultWorkers } from '../config/cpu-limit.js';
 import { checkServerConfig, DEFAULT_SERVER_CONFIG, MAX_WORKERS, mergeServerConfig, readServerConfigFile, type ServerConfig, type ServerConfigOverrides } from '../config/server-config.js';
 import type { WebhookHandler } from '../contract.js';
-import { LazyKubeClient } from '../kube-client.js';
+import { LazyKubeClient, loadClientNode } from '../kube-client.js';
 import { createLogger } from '../log.js';
 import { containProcessFaults } from './process-faults.js';
 import { importWebhookClasses, RegistrationError, registerWebhooks } from './registry.js';
@@ -71,7 +71,14 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;
   // The heap budget for reviews is what is left after loading: load ctx.kube's client first when handlers declare
   // the access they use it for (~25 MiB of heap). The object cache (`cache`) has its own client and never loads it.
-  if ([...webhooks.values()].some((entry) => entry.webhook.rbac.length > 0)) await import('@kubernetes/client-node');
+  const usingKube = [...webhooks.values()].filter((entry) => entry.webhook.rbac.length > 0);
+  if (usingKube.length > 0) {
+    try {
+      loadClientNode();
+    } catch (error) {
+      throw new RegistrationError(`${usingKube.map((entry) => entry.webhook.path).join(', ')} ${usingKube.length === 1 ? 'declares' : 'declare'} rbac, the access ctx.kube uses; ${(error as Error).message}`);
+    }
+  }
   const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate });
   const addresses = await server.start();
   return { server, addresses, config, log };

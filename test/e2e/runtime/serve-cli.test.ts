@@ -5,9 +5,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
 import { request } from '../../support/admission-server.js';
+import { REPO_ROOT } from '../../support/fixture-project.js';
 import { freePort } from '../../support/free-port.js';
 import { getPlain, OFFLINE_SAMPLE_PATHS, serve, ServeDir, sleep, waitReady } from '../../support/serve-process.js';
 
@@ -77,6 +79,36 @@ describe('shaper-gen serve', () => {
     const missing = serve(['--handlers', './nope/handlers.js', '--cert-dir', dir.dir, '--port', '0', '--health-port', '0', '--metrics-port', '0']);
     expect(await missing.exited).toBe(1);
     expect(missing.output()).toBe(`shaper-gen serve: handlers module ./nope/handlers.js: no such file (in ${process.cwd()}; run npm run build, or fix --handlers / handlers in the config)\n`);
+  });
+
+  it('refuses to start, in one line, when a webhook declares rbac (ctx.kube) and @kubernetes/client-node is not installed', async () => {
+    // What an image built without client-node has: a resolve hook makes the package not found, as it would be.
+    const hide = path.join(dir.dir, 'without-client-node.mjs');
+    writeFileSync(
+      hide,
+      `import { registerHooks } from 'node:module';
+registerHooks({ resolve(specifier, context, next) {
+  if (specifier === '@kubernetes/client-node') throw Object.assign(new Error("Cannot find module '@kubernetes/client-node'"), { code: 'MODULE_NOT_FOUND' });
+  return next(specifier, context);
+} });
+`,
+    );
+    const handlers = path.join(dir.dir, 'uses-kube.mjs');
+    const runtime = JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist/runtime/index.js')).href);
+    writeFileSync(
+      handlers,
+      `import { Webhook } from ${runtime};
+export class UsesTheApi { validateCreate() {} }
+Webhook({ path: '/validate-uses-api', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }], rbac: [{ groups: [''], resources: ['configmaps'], verbs: ['get'] }] })(UsesTheApi);
+export const webhooks = [UsesTheApi];
+`,
+    );
+    const { devDependencies } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const server = serve(['--dev', '--port', '0', '--health-port', '0', '--metrics-port', '0', '--handlers', handlers], { nodeOptions: `--import ${pathToFileURL(hide).href}` });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toBe(
+      `shaper-gen serve: /validate-uses-api declares rbac, the access ctx.kube uses; ctx.kube needs @kubernetes/client-node, which is not installed: add it to the project's dependencies (npm install @kubernetes/client-node@${devDependencies['@kubernetes/client-node']}), not devDependencies, so that the image has it\n`,
+    );
   });
 
   it.each([

@@ -8,12 +8,13 @@ const runtime = JSON.parse(readFileSync(new URL('../../../package.json', import.
 const generator = JSON.parse(readFileSync(new URL('../../../packages/generator/package.json', import.meta.url), 'utf8')) as Manifest;
 
 describe('mergePackageJson', () => {
-  it('gives a new project shaper-gen and @kubernetes/client-node as dependencies, the generator and the tools as dev dependencies', () => {
+  it('gives a new project shaper-gen as its one dependency; the generator, client-node (types) and the tools as dev dependencies', () => {
     const { json } = mergePackageJson(undefined, 'team-guard', false);
     expect({ dependencies: json.dependencies, devDependencies: json.devDependencies }).toEqual({
-      dependencies: { 'shaper-gen': `^${runtime.version}`, '@kubernetes/client-node': runtime.dependencies['@kubernetes/client-node'] },
+      dependencies: { 'shaper-gen': `^${runtime.version}` },
       devDependencies: {
         '@shaper-gen/generator': `^${generator.version}`,
+        '@kubernetes/client-node': runtime.devDependencies['@kubernetes/client-node'],
         typescript: runtime.devDependencies.typescript,
         vitest: runtime.devDependencies.vitest,
         vite: runtime.devDependencies.vite,

@@ -19,10 +19,12 @@ export const SCRIPTS = {
 
 const NPM_INIT_TEST_SCRIPT = 'echo "Error: no test specified" && exit 1';
 
-/** The image needs these besides shaper-gen; versions from shaper-gen's dependencies. */
-const RUNTIME_DEPENDENCIES = ['@kubernetes/client-node'];
-/** Versions from shaper-gen's devDependencies. The generator (this package) is a dev dependency too: images leave it out. */
-const DEV_DEPENDENCIES = ['typescript', 'vitest', 'vite', '@types/node'];
+/**
+ * Versions from shaper-gen's devDependencies. The generator (this package) is a dev dependency too: images leave it
+ * out. So is @kubernetes/client-node: the scaffold's handlers use only its types; a handler that calls ctx.kube needs
+ * it in dependencies, which `serve` says in one line when it is missing.
+ */
+const DEV_DEPENDENCIES = ['@kubernetes/client-node', 'typescript', 'vitest', 'vite', '@types/node'];
 
 export interface MergedPackageJson {
   readonly json: Json;
@@ -63,7 +65,6 @@ export function mergePackageJson(existing: Json | undefined, name: string, force
     if (!hasDependency(dependency) || force) set(section, dependency, range);
   };
   addDependency('dependencies', runtime.name, `^${runtime.version}`);
-  for (const dependency of RUNTIME_DEPENDENCIES) addDependency('dependencies', dependency, runtime.dependencies[dependency]);
   addDependency('devDependencies', generator.name, `^${generator.version}`);
   for (const dependency of DEV_DEPENDENCIES) addDependency('devDependencies', dependency, runtime.devDependencies[dependency]);
   if ((json.dependencies as Record<string, string> | undefined)?.[generator.name] !== undefined) {
