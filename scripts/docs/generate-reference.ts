@@ -17,7 +17,7 @@ const check = process.argv.includes('--check');
 // Imported once the hooks are in place: the pages import the runtime's sources.
 const { differingPages, renderReferencePages } = await import('./reference.ts');
 
-const pages = renderReferencePages(root);
+const pages = await renderReferencePages(root);
 const differing = differingPages(pages, root);
 if (check) {
   for (const { file, state } of differing) console.error(`docs:check: ${file} is ${state}; run \`npm run docs\` and commit it`);

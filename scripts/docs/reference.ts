@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chartValuesPage } from './chart-values.ts';
 import { cliPage } from './cli-reference.ts';
 import { decoratorOptionsPage } from './decorator-options.ts';
+import { metricsPage } from './metrics.ts';
 import { serverConfigPage } from './server-config.ts';
 
 export interface ReferencePage {
@@ -12,16 +13,19 @@ export interface ReferencePage {
   readonly content: string;
 }
 
-const PAGES: readonly { readonly file: string; readonly render: (root: string) => string }[] = [
+const PAGES: readonly { readonly file: string; readonly render: (root: string) => string | Promise<string> }[] = [
   { file: 'docs/reference/decorator-options.md', render: decoratorOptionsPage },
   { file: 'docs/reference/cli.md', render: cliPage },
   { file: 'docs/reference/chart-values.md', render: chartValuesPage },
   { file: 'docs/reference/server-config.md', render: serverConfigPage },
+  { file: 'docs/reference/metrics.md', render: metricsPage },
 ];
 
 /** Every page as the code in `root` gives it now. */
-export function renderReferencePages(root: string): ReferencePage[] {
-  return PAGES.map(({ file, render }) => ({ file, content: render(root) }));
+export async function renderReferencePages(root: string): Promise<ReferencePage[]> {
+  const pages: ReferencePage[] = [];
+  for (const { file, render } of PAGES) pages.push({ file, content: await render(root) });
+  return pages;
 }
 
 export interface DifferingPage {
