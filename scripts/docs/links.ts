@@ -8,7 +8,7 @@
  * - every inline code span that is a repository path exists: a span without
  *   spaces that contains "/" and starts with the name of one of the
  *   repository's top-level folders (`runtime/server/drain.ts`,
- *   `charts/shaper-webhooks/`). A trailing `:line` or `:line:col` is ignored;
+ *   `charts/shaper-webhooks/`). A trailing `:`, `:line` or `:line:col` is ignored;
  *   a span with `*`, `?` or `{` is a glob that must match at least one file;
  *   one with `<`, `>` or `…` is a pattern for the reader (`charts/<name>/`)
  *   and is not checked.
@@ -118,7 +118,7 @@ export function checkDocs(root: string, files: readonly string[] = repositoryFil
           if (resolved.startsWith('..') || !exists(resolved)) report(`link to ${target}: no such file or folder in the repository`);
         }
         for (const span of spans) {
-          const candidate = span[2]!.trim().replace(/:\d+(:\d+)?$/, '');
+          const candidate = span[2]!.trim().replace(/:(\d+(:\d+)?)?$/, '');
           if (/\s/.test(candidate) || !candidate.includes('/') || /[<>…]/.test(candidate)) continue;
           if (!topFolders.has(candidate.split('/')[0]!)) continue;
           paths++;
