@@ -31,6 +31,7 @@ const SETTING_FLAGS: readonly SettingFlag[] = [
 interface ServeFlags {
   config?: string;
   dev?: boolean;
+  objects?: string;
   [flag: string]: unknown;
 }
 
@@ -39,12 +40,16 @@ export function serveCommand(): Command {
     .description('serve every @Webhook class over HTTPS from one server, with health and metrics endpoints')
     .option('-c, --config <file>', 'ServerConfig YAML file');
   for (const { flag, description } of SETTING_FLAGS) command.option(flag, description);
-  return command.option('--dev', 'local use only: self-signed in-memory certificate, loopback only').action(async (flags: ServeFlags) => {
+  command
+    .option('--dev', 'local use only: self-signed in-memory certificate, loopback only')
+    .option('--objects <file>', 'with --dev: what ctx.cache holds, from a YAML file mapping resources (profiles.shaper.io) to lists of objects, instead of a cluster');
+  return command.action(async (flags: ServeFlags) => {
     try {
+      if (flags.objects !== undefined && !flags.dev) fail(['--objects needs --dev: in a cluster, ctx.cache reads the API server']);
       const overrides = settingsFromFlags(flags);
       const [{ serveUntilSignalled }, { RegistrationError }] = await Promise.all([import('../server/serve.js'), import('../server/registry.js')]);
       try {
-        await serveUntilSignalled({ configFile: flags.config, overrides, dev: flags.dev });
+        await serveUntilSignalled({ configFile: flags.config, overrides, dev: flags.dev, objectsFile: flags.objects });
       } catch (error) {
         if (error instanceof RegistrationError) fail([error.message]);
         throw error;

@@ -31,6 +31,8 @@ export interface ServeOptions {
    * place of the handlers modules' class with its path (and is served as well when no module lists it).
    */
   instances?: readonly WebhookHandler[];
+  /** With `dev`: what `ctx.cache` holds, from a YAML file (cache/objects-file.ts), instead of informers on a cluster. */
+  objectsFile?: string;
 }
 
 export interface RunningServer {
@@ -79,7 +81,8 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
       throw new RegistrationError(`${usingKube.map((entry) => entry.webhook.path).join(', ')} ${usingKube.length === 1 ? 'declares' : 'declare'} rbac, the access ctx.kube uses; ${(error as Error).message}`);
     }
   }
-  const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate });
+  const objects = options.objectsFile === undefined ? undefined : await (await import('../cache/objects-file.js')).readObjectsFile(options.objectsFile);
+  const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate, objects });
   const addresses = await server.start();
   return { server, addresses, config, log };
 }

@@ -124,11 +124,51 @@ export const webhooks = [UsesTheApi];
     [['--workers', '2', '--log-level', 'LOUD'], 'shaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
     [['--port', '70000', '--log-level', 'loud'], 'shaper-gen serve: --port: must be an integer from 0 to 65535\nshaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
     [['--config', '/nonexistent/server.yaml'], 'shaper-gen serve: cannot read config file /nonexistent/server.yaml: no such file\n'],
+    [['--handlers', 'dist/sample/webhooks.generated.js', '--objects', '/nonexistent/objects.yaml'], 'shaper-gen serve: objects file /nonexistent/objects.yaml: no such file\n'],
+    [['--handlers', 'dist/sample/webhooks.generated.js', '--objects', 'package.json'], 'shaper-gen serve: objects file package.json: name must be a list of objects\n'],
   ])('says in one line what is wrong with %j and how to fix it', async (args, message) => {
     const server = serve(['--dev', '--port', '0', '--health-port', '0', '--metrics-port', '0', ...args]);
     expect(await server.exited).toBe(1);
     if (typeof message === 'string') expect(server.output()).toBe(message);
     else expect(server.output()).toMatch(message);
+  });
+
+  it('refuses --objects without --dev: in a cluster ctx.cache reads the API server', async () => {
+    const server = serve(['--objects', 'sample/dev-objects.yaml']);
+    expect([await server.exited, server.output()]).toEqual([1, 'shaper-gen serve: --objects needs --dev: in a cluster, ctx.cache reads the API server\n']);
+  });
+
+  it("serves the demo as scripts/demo runs it: every sample webhook ready, the Assignment validator's Profiles from sample/dev-objects.yaml, no error", async () => {
+    const [port, health, metrics] = [await freePort(), await freePort(), await freePort()];
+    const server = serve(['--dev', '--handlers', 'dist/sample/webhooks.generated.js', '--objects', 'sample/dev-objects.yaml', '--port', String(port), '--health-port', String(health), '--metrics-port', String(metrics)]);
+    try {
+      expect(await waitReady(health, server)).toBe('[+]shutdown ok\n[+]certificate ok\n[+]handlers ok\n[+]webhook-listener ok\nreadyz check passed\n');
+      const post = (webhookPath: string, body: string) =>
+        request(https, { host: '127.0.0.1', port, path: webhookPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } }, body);
+      const missingProfile = readFileSync(path.join(REPO_ROOT, 'sample/requests/create-assignment.json'), 'utf8');
+      const existingProfile = missingProfile.replace('"name": "platinum"', '"name": "gold"');
+      expect((await post('/validate-assignment', missingProfile)).json.response).toEqual({
+        uid: '9c1e7d2a-6393-11e8-b7cc-42010a800002',
+        allowed: false,
+        status: {
+          metadata: {},
+          status: 'Failure',
+          code: 422,
+          reason: 'Invalid',
+          message: 'Assignment.shaper.io "web-gold" is invalid: spec.profileRef.name: Not found: "platinum": Profile "platinum" does not exist in namespace "team-a"',
+          details: {
+            name: 'web-gold',
+            group: 'shaper.io',
+            kind: 'Assignment',
+            causes: [{ reason: 'FieldValueNotFound', message: 'Not found: "platinum": Profile "platinum" does not exist in namespace "team-a"', field: 'spec.profileRef.name' }],
+          },
+        },
+      });
+      expect((await post('/validate-assignment', existingProfile)).json.response).toEqual({ uid: '9c1e7d2a-6393-11e8-b7cc-42010a800002', allowed: true });
+      expect(server.output()).not.toMatch(/error|\n\s+at /i);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
   });
 
   it('--dev serves on loopback with an in-memory certificate and prints where', async () => {
