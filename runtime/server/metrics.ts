@@ -91,6 +91,8 @@ export class ServerMetrics {
   readonly certificateExpiry = new Gauge({
     name: `${PREFIX}certificate_expiry_timestamp_seconds`,
     help: 'Unix time at which the serving certificate in use expires.',
+    // With workers, the primary reports the earliest of theirs (summing timestamps would mean nothing).
+    aggregator: 'min',
     registers: [this.registry],
   });
 

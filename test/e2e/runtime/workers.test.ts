@@ -3,6 +3,9 @@
  * probes (ready only when every worker is) and metrics (summed), replaces a
  * worker that dies without closing the port, and drains both on SIGTERM.
  */
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
 import { getPlain, serve, ServeDir, until, waitReady, type ServeProcess } from '../../support/serve-process.js';
@@ -37,6 +40,9 @@ describe('shaper-gen serve with workers: 2', () => {
       expect(answers.map((a) => [a.status, a.json.response.uid, a.json.response.allowed])).toEqual(answers.map((_, i) => [200, `r-${i}`, true]));
       const metrics = (await getPlain(config.metrics, '/metrics')).text;
       expect(metrics).toContain('shaper_webhook_requests_total{webhook="/mutate-profile",operation="CREATE",allowed="true",code="200"} 20');
+      // Both workers serve the same certificate: the primary reports its expiry once, not the sum of theirs.
+      const notAfter = new X509Certificate(readFileSync(path.join(dir.dir, 'tls.crt'))).validToDate.getTime() / 1000;
+      expect(metrics.split('\n').filter((line) => line.startsWith('shaper_webhook_certificate_expiry_timestamp_seconds'))).toEqual([`shaper_webhook_certificate_expiry_timestamp_seconds ${notAfter}`]);
 
       const victim = started.find((s) => s.worker === 1)!;
       process.kill(victim.pid, 'SIGKILL');
