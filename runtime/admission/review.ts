@@ -59,7 +59,7 @@ export interface AdmissionReview {
  * A review, or why the body is none. `exceedsLimit`: a review the API server
  * can send that this server will not process (nested too deep), which is
  * answered under the webhook's failurePolicy; every other refusal is of a
- * body no API server sends (README, "Design notes").
+ * body no API server sends (docs/adr/0001-http-200-for-refusable-reviews.md).
  */
 export type DecodeResult =
   | { review: AdmissionReview & { request: AdmissionRequest } }

@@ -2,7 +2,7 @@
  * The HTTP side of one registered webhook: method, content type and body
  * checks, decoding, the decision, the response, metrics and the log line.
  * Works on raw node:http objects so that the admission hot path does not pay
- * for Express routing (see README, "Performance").
+ * for Express routing (bench/README.md has the comparison).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -50,7 +50,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     send(res, code, reviewOf(apiVersion, erroredResponse(code, message, uid)));
   };
   // A review the API server can send that this server will not process (too large, too deep): HTTP 200 under the
-  // webhook's failurePolicy, as the API server would treat a failed call, but with the reason (README, "Design notes").
+  // webhook's failurePolicy, as the API server would treat a failed call, but with the reason (docs/adr/0001-http-200-for-refusable-reviews.md).
   const cannotReview = (res: ServerResponse, code: number, reason: string, identity: ReviewIdentity) => {
     const { apiVersion, uid } = identity;
     if (!apiVersion || !uid) return reject(res, code, reason, identity);

@@ -1,5 +1,5 @@
 /**
- * The webhook port: node:https with the bounds a client must keep (README,
+ * The webhook port: node:https with the bounds a client must keep (docs/guides/operations.md,
  * "Slow and idle clients"), the keep-alive drain, and a TLS handshake with
  * itself that proves it accepts connections. What is served is the caller's.
  */
@@ -14,7 +14,7 @@ import { FirstRequestDeadline } from './first-request-deadline.js';
 import { KeepAliveDrain } from './keep-alive-drain.js';
 import { listen } from './listen.js';
 
-/** How long a client may hold a webhook-port socket without doing its part (README, "Slow and idle clients"). */
+/** How long a client may hold a webhook-port socket without doing its part (docs/guides/operations.md, "Connection bounds and slow clients"). */
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
