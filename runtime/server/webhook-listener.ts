@@ -1,6 +1,6 @@
 /**
  * The webhook port: node:https with the bounds a client must keep (docs/guides/operations.md,
- * "Slow and idle clients"), the keep-alive drain, and a TLS handshake with
+ * "Connection bounds and slow clients"), the connection bounds, the keep-alive drain, and a TLS handshake with
  * itself that proves it accepts connections. What is served is the caller's.
  */
 import https from 'node:https';
