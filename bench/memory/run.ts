@@ -4,7 +4,7 @@
  * reviews of up to maxRequestBytes, and how high does RSS go? Bounded: each
  * case is a fixed number of requests with a 60 s timeout.
  *
- *   node bench/memory/run.ts [--old-space <MiB>] [--with-api-client]   (after npm run build && tsc -p bench/tsconfig.json)
+ *   node bench/memory/run.ts [--old-space <MiB>] [--with-api-client]   (after npm run build && tsc -p bench/tsconfig.build.json)
  * --with-api-client adds a webhook declaring rbac, so that @kubernetes/client-node is loaded as in an app that looks objects up.
  * The server runs with the NODE_OPTIONS the chart renders; --old-space overrides the heap.
  */

@@ -169,9 +169,9 @@ describe('shaper-webhooks chart', () => {
     expect(policy.spec.ingress[1].ports).toEqual([{ port: 'metrics', protocol: 'TCP' }]);
     expect(policy.spec.ingress.flatMap((rule: any) => rule.ports.map((p: any) => p.port))).not.toContain('health');
     const monitor = findObject(objects, 'ServiceMonitor', FULLNAME);
-    expect(monitor.metadata.labels.release).toBe('kube-prometheus');
+    expect(monitor.metadata.labels?.release).toBe('kube-prometheus');
     expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', scheme: 'http', interval: '30s' }]);
-    expect(findObject(objects, 'Service', `${FULLNAME}-metrics`).metadata.labels['app.kubernetes.io/component']).toBe('metrics');
+    expect(findObject(objects, 'Service', `${FULLNAME}-metrics`).metadata.labels?.['app.kubernetes.io/component']).toBe('metrics');
     expect(deploymentOf(objects).spec.template.spec.serviceAccountName).toBe('webhooks-sa');
     expect(deploymentOf(objects).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
     expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules).toEqual([

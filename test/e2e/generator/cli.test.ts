@@ -16,7 +16,7 @@ function shaperGen(cwd: string, ...args: string[]) {
 
 /** The CLI with its cache directory (Node's compile cache, the compiler's code cache) under `cacheHome`. */
 function shaperGenCachingIn(cacheHome: string, cwd: string, ...args: string[]) {
-  const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: cacheHome };
   delete env.NODE_COMPILE_CACHE;
   delete env.NODE_DISABLE_COMPILE_CACHE;
   return spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env });

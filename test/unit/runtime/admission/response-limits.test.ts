@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { limitResponse } from '../../../../runtime/admission/response-limits.js';
 
-const status = (message: string, causes?: { type: string; message: string; field: string }[]) => ({
+const status = (message: string, causes?: { reason: string; message: string; field: string }[]) => ({
   metadata: {},
   status: 'Failure' as const,
   code: 422,

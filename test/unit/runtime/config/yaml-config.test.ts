@@ -75,7 +75,7 @@ describe('readYamlConfig', () => {
 
   it('a YAML syntax error or a duplicate key: the parser message at its position, and no value', () => {
     const syntax = readYamlConfig('name: [web\n', schema);
-    expect(syntax.value).toEqual({});
+    expect<unknown>(syntax.value).toEqual({});
     expect(syntax.problems).toEqual([{ line: expect.any(Number), column: expect.any(Number), path: '', message: expect.any(String) }]);
     expect(readYamlConfig('name: a\nname: b\n', schema)).toEqual({ value: {}, problems: [{ line: 2, column: 1, path: '', message: 'Map keys must be unique' }] });
   });
