@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 
 export class LazyKubeClient implements KubeClient {
   private loaded: KubeConfig | undefined;
-  private readonly clients = new Map<Function, unknown>();
+  private readonly clients = new Map<new (...args: never[]) => unknown, unknown>();
 
   /** `load` defaults to KUBECONFIG, ~/.kube/config or the in-cluster service account, in that order. */
   constructor(private readonly load: () => KubeConfig = defaultKubeConfig) {}

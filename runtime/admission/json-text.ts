@@ -131,7 +131,7 @@ export function measureJson(text: string, maxDepth: number): JsonShape | undefin
     largeObjectProperties,
     strings,
     distinctKeys: Math.min(hashedKeys, estimateDistinct(keyHashes)),
-    twoByte: /[^\u0000-\u00ff]/.test(text),
+    twoByte: /[\u0100-\uffff]/.test(text),
   };
 }
 

@@ -173,7 +173,8 @@ function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value).slice(0, 32)}`;
+  const scalar = value as number | boolean; // what is left of a JSON value
+  return `${typeof value} ${String(scalar).slice(0, 32)}`;
 }
 
 interface Scan {

@@ -42,7 +42,7 @@ export class ResourceInformer {
       for (const item of items) withoutManagedFields(item);
       return { items, metadata: { resourceVersion } };
     };
-    const listWatch = new ListWatch<KubernetesObject>(resourcePath(resource), new Watch(kube.config), list as never, false);
+    const listWatch = new ListWatch<KubernetesObject>(resourcePath(resource), new Watch(kube.config), list, false);
     return new ResourceInformer(resource, listWatch, log.child({ cache: resourceKey(resource) }));
   }
 

@@ -123,4 +123,4 @@ type UndefinedWhenOmittedFields = { readonly [K in UndefinedWhenOmitted]: Webhoo
 
 /** Every option resolves to a field: the compiler refuses this line otherwise. */
 type Assert<T extends true> = T;
-type EveryOptionResolves = Assert<[Exclude<keyof WebhookOptions, keyof ResolvedWebhook>] extends [never] ? true : false>;
+type _EveryOptionResolves = Assert<[Exclude<keyof WebhookOptions, keyof ResolvedWebhook>] extends [never] ? true : false>;

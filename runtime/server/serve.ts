@@ -121,6 +121,7 @@ async function serveAsWorker(options: ServeOptions): Promise<void> {
   const stop = stopOnFaults(server, log);
   process.on('message', (message: ToWorker) => {
     if (message.type === 'shutdown') void stop(false);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- other IPC messages (prom-client's metric requests) arrive here too
     else if (message.type === 'readyz') void server.readiness(message.verbose).then(({ status, text }) => process.send?.({ type: 'readyz', id: message.id, status, text } satisfies FromWorker));
   });
   // Signals are the primary's to handle: a terminal's Ctrl-C reaches the whole process group.

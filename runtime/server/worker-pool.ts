@@ -90,7 +90,10 @@ export class WorkerPool {
       if (message.type === 'serving') {
         entry.served = true;
         onServing();
-      } else if (message.type === 'readyz') {
+        return;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- other IPC messages (prom-client's metric replies) arrive here too
+      if (message.type === 'readyz') {
         this.waiting.get(message.id)?.(message);
         this.waiting.delete(message.id);
       }
@@ -101,7 +104,7 @@ export class WorkerPool {
     worker.on('exit', (code, signal) => {
       if (this.shuttingDown || this.slots.get(slot) !== entry) return;
       if (!entry.served) {
-        this.failed?.(new Error(`worker ${slot} exited (${signal ?? `code ${code}`}) before it served; see its output above`));
+        this.failed?.(new Error(`worker ${slot} exited (${(signal as string | null) ?? `code ${code}`}) before it served; see its output above`));
         return;
       }
       this.log.error({ worker: slot, pid: worker.process.pid, code, signal }, `worker ${slot} exited; starting another`);
@@ -153,7 +156,7 @@ export class WorkerPool {
     if (url.pathname === '/metrics' && withMetrics) {
       this.aggregator.clusterMetrics().then(
         (text) => reply(200, this.aggregator.contentType, text),
-        (error: Error) => reply(500, TEXT, `${error.message}\n`),
+        (error: unknown) => reply(500, TEXT, `${(error as Error).message}\n`),
       );
       return;
     }

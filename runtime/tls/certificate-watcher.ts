@@ -96,7 +96,8 @@ export class CertificateWatcher {
         this.files.clientCAFile ? readFile(this.files.clientCAFile) : Promise.resolve(undefined),
       ]);
     } catch (error) {
-      return this.fail(error as Error);
+      this.fail(error as Error);
+      return;
     }
     const bytes = `${cert.toString('base64')}.${key.toString('base64')}.${ca?.toString('base64') ?? ''}`;
     if (bytes === this.bytes) return;
