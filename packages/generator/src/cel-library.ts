@@ -174,6 +174,7 @@ export function declareKubernetesLibraries(env: Environment): void {
   // `authorizer.requestResource` is a variable of its own in Kubernetes; a field here gives it the same type.
   env.registerType(`${AUTHZ}.Authorizer`, { fields: { requestResource: `${AUTHZ}.ResourceCheck` } });
   for (const [constant, type] of Object.entries(NAMESPACES)) {
+    // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- cel-js registers a type by its constructor: each namespace needs a class of its own, with nothing in it
     const Namespace = class {};
     Object.defineProperty(Namespace, 'name', { value: type });
     env.registerType(type, Namespace).registerConstant(constant, type, new Namespace());

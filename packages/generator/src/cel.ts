@@ -102,7 +102,7 @@ function checkExpression(expression: string): { offset: number; message: string;
   if ([...source].length > MAX_CODE_POINTS) return at(0, `expression code point size exceeds limit: size: ${[...source].length}, limit ${MAX_CODE_POINTS}`);
   let parsed: Parsed;
   try {
-    parsed = kubernetesEnvironment().parse(source) as unknown as Parsed;
+    parsed = kubernetesEnvironment().parse(source) as Parsed;
   } catch (error) {
     const { summary, message, range } = error as NonNullable<CheckResult['error']>;
     return at(range?.start ?? 0, summary ?? message.split('\n')[0]!);

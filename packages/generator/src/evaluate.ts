@@ -164,8 +164,8 @@ class Evaluator {
     return result;
   }
 
-  private object(node: TS.ObjectLiteralExpression, path: ProblemPath): { [key: string]: StaticValue } {
-    const result: { [key: string]: StaticValue } = {};
+  private object(node: TS.ObjectLiteralExpression, path: ProblemPath): Record<string, StaticValue> {
+    const result: Record<string, StaticValue> = {};
     for (const property of node.properties) {
       if (ts.isPropertyAssignment(property)) {
         const name = this.propertyName(property.name, path);
@@ -254,7 +254,7 @@ class Evaluator {
       return run();
     } catch (error) {
       if (!(error instanceof NotStatic)) throw error;
-      this.fail(error.node ?? node, error.reason);
+      this.fail(error.node, error.reason);
       return undefined;
     }
   }

@@ -81,6 +81,7 @@ function readCompilerOptions(ts: TypeScript, tsconfigPath: string): ts.CompilerO
   try {
     text = readFileSync(tsconfigPath, 'utf8');
   } catch (error) {
+    // eslint-disable-next-line preserve-caught-error -- the message is all of it; a cause would add the fs error's stack to what the CLI prints
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`File not found: ${tsconfigPath}`);
     throw error;
   }
