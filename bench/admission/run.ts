@@ -343,7 +343,7 @@ async function main() {
   const file = path.join(out, 'admission.json');
   const peer = servers.peer && {
     controllerRuntime: controllerRuntimeVersion(),
-    go: spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8', timeout: 30_000 }).stdout?.trim() || undefined,
+    go: (spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8', timeout: 30_000 }).stdout as string | null)?.trim() || undefined,
     binary: binary.path,
     builtInMs: 'builtInMs' in binary ? binary.builtInMs : undefined,
     equivalence: equivalence && { cases: equivalence.cases, mismatches: equivalence.mismatches.length, rows: equivalence.rows },

@@ -50,7 +50,7 @@ try {
     await crds.createCustomResourceDefinition({ body: loadYaml<V1CustomResourceDefinition>(readFileSync(path.join(REPO_ROOT, 'sample/config/crd', file), 'utf8')) });
   }
   const review = assignmentReview();
-  const namespace = review.request.namespace!;
+  const namespace = review.request.namespace;
   await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
   const objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
   await waitFor('the Profile CRD to serve', () => objects.listNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles' }).then(() => true), 60_000, 250);
@@ -124,7 +124,7 @@ function rawMetrics(): Promise<string> {
     https
       .get(url, { ca: Buffer.from(cluster.caData!, 'base64'), cert: Buffer.from(user.certData!, 'base64'), key: Buffer.from(user.keyData!, 'base64') }, (res) => {
         let text = '';
-        res.on('data', (chunk) => (text += chunk));
+        res.on('data', (chunk) => (text += String(chunk)));
         res.on('end', () => resolve(text));
       })
       .on('error', reject);
@@ -187,7 +187,7 @@ function postOnce(port: number, ca: string, urlPath: string, body: string): Prom
   return new Promise((resolve, reject) => {
     const req = https.request({ host: '127.0.0.1', port, path: urlPath, method: 'POST', ca, servername: 'localhost', headers: { 'Content-Type': 'application/json' } }, (res) => {
       let text = '';
-      res.on('data', (chunk) => (text += chunk));
+      res.on('data', (chunk) => (text += String(chunk)));
       res.on('end', () => resolve(text));
     });
     req.on('error', reject);

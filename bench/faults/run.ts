@@ -37,6 +37,7 @@ const concurrency = Number(argument('concurrency', '8'));
 const holdLimitMs = Number(argument('hold-limit', '150')) * 1000;
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-faults-'));
+// eslint-disable-next-line prefer-const -- the exit handler below reads it before the server starts
 let server: ChildProcess | undefined;
 process.on('exit', () => {
   server?.kill('SIGKILL');
@@ -76,7 +77,7 @@ log: { level: fatal }
   // The chart's own Node flags, so the figures describe the server as deployed.
   const child = spawn(process.execPath, [...chartNodeOptions(repo), path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   let exit: string | undefined;
   child.on('exit', (code, signal) => void (exit = `exited (code ${code}, signal ${signal}): ${stderr.slice(-2000)}`));
   for (const until = Date.now() + 20_000; ; ) {

@@ -72,7 +72,7 @@ log: { level: error }
   const flags = [...renderedNodeOptions, ...(oldSpace ? [`--max-old-space-size=${oldSpace}`] : [])];
   const child = spawn(process.execPath, [...flags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--dev', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
   const deadline = Date.now() + 20_000;
   while (!stderr.includes('shaper-gen serve --dev')) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start: ${stderr}`);

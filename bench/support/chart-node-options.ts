@@ -12,7 +12,7 @@ export function chartNodeOptions(repo: string): string[] {
   const cached = path.join(process.env.SHAPER_GEN_CACHE ?? path.join(os.homedir(), '.cache/shaper-gen'), 'bin/helm');
   for (const helm of ['helm', cached]) {
     const rendered = spawnSync(helm, ['template', 'bench', path.join(repo, 'charts/shaper-webhooks'), '--show-only', 'templates/deployment.yaml'], { encoding: 'utf8' });
-    const options = /name: NODE_OPTIONS\s+value: "([^"]*)"/.exec(rendered.stdout ?? '')?.[1];
+    const options = /name: NODE_OPTIONS\s+value: "([^"]*)"/.exec(rendered.stdout || '')?.[1];
     if (options !== undefined) return options.split(' ').filter(Boolean);
   }
   const fromValues = /^nodeOptions:\s*"([^"]*)"/m.exec(readFileSync(path.join(repo, 'charts/shaper-webhooks/values.yaml'), 'utf8'))?.[1] ?? '';

@@ -34,14 +34,14 @@ beforeAll(async () => {
     throw error;
   }
 });
-afterAll(() => env?.stop());
+afterAll(() => (env as KindEnv | undefined)?.stop());
 
 const apps = () => env.kubeConfig.makeApiClient(AppsV1Api);
 const core = () => env.kubeConfig.makeApiClient(CoreV1Api);
 const traffic = (name: string) => {
   const load = admissionTraffic(objects, { group, version, namespace: NS, plural: 'profiles', prefix: name, maxCalls: 4000, maxSeconds: 240 });
   return {
-    warmUp: load.warmUp,
+    warmUp: () => load.warmUp(),
     async stop() {
       const result = await load.stop();
       process.stderr.write(`${name}: ${result.calls} admission calls during the disruption, ${result.failures.length} failed\n`);
@@ -51,7 +51,7 @@ const traffic = (name: string) => {
 };
 
 /** Waits until the Deployment has rolled out completely: every replica updated and available, no old pod left. */
-async function rolledOut(minimumNewPods: Set<string> = new Set()): Promise<KindEnvPod[]> {
+async function rolledOut(minimumNewPods = new Set<string>()): Promise<KindEnvPod[]> {
   return waitFor('the Deployment to roll out', async () => {
     const { metadata, spec, status } = await apps().readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE });
     const done = status?.observedGeneration === metadata?.generation && status?.updatedReplicas === spec?.replicas && status?.availableReplicas === spec?.replicas && status?.replicas === spec?.replicas;

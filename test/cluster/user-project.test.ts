@@ -48,8 +48,8 @@ beforeAll(async () => {
   }
 }, 600_000);
 afterAll(async () => {
-  await env?.stop();
-  user?.remove();
+  await (env as KindEnv | undefined)?.stop();
+  (user as UserProject | undefined)?.remove();
 });
 
 describe("a scaffolded project's chart in a real cluster", () => {

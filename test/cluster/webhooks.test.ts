@@ -49,7 +49,7 @@ beforeAll(async () => {
     throw error;
   }
 });
-afterAll(() => env?.stop());
+afterAll(() => (env as KindEnv | undefined)?.stop());
 
 describe('the installed chart', () => {
   it('was admitted into a Pod Security "restricted" namespace without warnings', async () => {
@@ -64,9 +64,9 @@ describe('the installed chart', () => {
       return body;
     };
     const clean = await apps.createNamespacedDeploymentWithHttpInfo({ namespace: RELEASE_NAMESPACE, body: copy('restricted-check', false), dryRun: 'All' });
-    expect(clean.headers['warning']).toBeUndefined();
+    expect(clean.headers.warning).toBeUndefined();
     const escalating = await apps.createNamespacedDeploymentWithHttpInfo({ namespace: RELEASE_NAMESPACE, body: copy('escalation-check', true), dryRun: 'All' });
-    expect(escalating.headers['warning']).toMatch(/would violate PodSecurity \\"restricted:latest\\": allowPrivilegeEscalation != false/);
+    expect(escalating.headers.warning).toMatch(/would violate PodSecurity \\"restricted:latest\\": allowPrivilegeEscalation != false/);
   });
 
   it('serves ready, every expected path registered, with the certificate cert-manager issued', async () => {
@@ -183,7 +183,7 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
       body: assignment('heavy', { profileRef: { name: 'fast' }, selector: { matchLabels: { app: 'api' } }, weight: 100 }),
     });
     expect(response.httpStatusCode).toBe(201);
-    expect(response.headers['warning']).toBe('299 - "spec.weight is 100, the maximum: this profile overrides every other assignment"');
+    expect(response.headers.warning).toBe('299 - "spec.weight is 100, the maximum: this profile overrides every other assignment"');
   });
 });
 
@@ -240,7 +240,7 @@ describe('probes and metrics, where the rendered Deployment says', () => {
     expect(pods.length).toBeGreaterThan(0);
     for (const pod of pods) {
       for (const probe of [container.livenessProbe!, container.readinessProbe!, container.startupProbe!]) {
-        const res = await httpText(pod.address, portNumber(probe.httpGet!.port as number | string), probe.httpGet!.path!);
+        const res = await httpText(pod.address, portNumber(probe.httpGet!.port), probe.httpGet!.path!);
         expect(res.status, `${pod.name} ${probe.httpGet!.path}`).toBe(200);
       }
     }
@@ -262,7 +262,7 @@ describe('certificate rotation', () => {
     // Admission calls through the API server for as long as the rotation takes (bounded count).
     let failures = 0;
     let calls = 0;
-    let rotating = true;
+    let rotating = true as boolean; // the rotation below ends it
     const traffic = (async () => {
       while (rotating && calls < 2000) {
         calls++;
@@ -289,7 +289,7 @@ describe('certificate rotation', () => {
       return data !== issuedBefore ? data : undefined;
     }, 60_000, 250);
     await env.syncServingSecret();
-    const issuedCertificate = new X509Certificate(Buffer.from(issued!, 'base64'));
+    const issuedCertificate = new X509Certificate(Buffer.from(issued, 'base64'));
     for (const pod of pods) {
       await waitFor(`${pod.name} to serve the new certificate`, async () => {
         const served = await servedCertificate(pod.address, 9443);

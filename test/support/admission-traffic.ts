@@ -28,7 +28,7 @@ export function admissionTraffic(objects: CustomObjectsApi, options: TrafficOpti
   const deadline = Date.now() + options.maxSeconds * 1000;
   const failures: string[] = [];
   let calls = 0;
-  let running = true;
+  let running = true as boolean; // stop() below ends it
   const kind = plural === 'profiles' ? 'Profile' : plural;
   const call = async (what: string, request: () => Promise<unknown>) => {
     calls++;

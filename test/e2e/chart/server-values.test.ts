@@ -32,12 +32,12 @@ const SETTINGS: Record<string, string> = {
 /** Chart values that are not ServerConfig settings. */
 const CHART_ONLY = ['handlers'];
 
-type SchemaNode = { type?: string; min?: number; max?: number; values?: readonly string[]; items?: SchemaNode; fields?: Record<string, SchemaNode>; pattern?: RegExp };
-type JsonSchema = { type?: string; minimum?: number; maximum?: number; enum?: string[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; pattern?: string };
+interface SchemaNode { type?: string; min?: number; max?: number; values?: readonly string[]; items?: SchemaNode; fields?: Record<string, SchemaNode>; pattern?: RegExp }
+interface JsonSchema { type?: string; minimum?: number; maximum?: number; enum?: string[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; pattern?: string }
 
-const at = <T>(root: unknown, dotted: string, step: (node: any, key: string) => unknown): T => dotted.split('.').reduce(step, root) as T;
-const serverSetting = (dotted: string) => at<SchemaNode>(SERVER_CONFIG_SCHEMA, dotted, (node, key) => node.fields[key]);
-const chartValue = (schema: JsonSchema, dotted: string) => at<JsonSchema>(schema, dotted, (node, key) => node.properties[key]);
+const at = (root: unknown, dotted: string, step: (node: any, key: string) => unknown): unknown => dotted.split('.').reduce(step, root);
+const serverSetting = (dotted: string) => at(SERVER_CONFIG_SCHEMA, dotted, (node, key) => node.fields[key]) as SchemaNode;
+const chartValue = (schema: JsonSchema, dotted: string) => at(schema, dotted, (node, key) => node.properties[key]) as JsonSchema;
 
 /** A setting's bounds in JSON-schema words. */
 function bounds(node: SchemaNode): JsonSchema {

@@ -120,11 +120,11 @@ describe('init, manifests and dev in a project without @shaper-gen/generator', (
     scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-no-generator-'));
     const help = shaperGen(scratch, '--help');
     expect(help.status).toBe(0);
-    const commands = help.stdout.slice(help.stdout.indexOf('Commands:')).split('\n').flatMap((line) => /^  (\w+) /.exec(line)?.[1] ?? []);
+    const commands = help.stdout.slice(help.stdout.indexOf('Commands:')).split('\n').flatMap((line) => /^ {2}(\w+) /.exec(line)?.[1] ?? []);
     expect(commands).toEqual(['init', 'manifests', 'dev', 'serve', 'help']);
     const manifests = shaperGen(scratch, 'manifests', '--help');
     expect(manifests.status).toBe(0);
-    expect(manifests.stdout.split('\n').flatMap((line) => /^  (-[^\s,]+(?:, --[^\s,]+)?)/.exec(line)?.[1] ?? [])).toEqual(['-c, --config', '--check', '--stdout', '-h, --help']);
+    expect(manifests.stdout.split('\n').flatMap((line) => /^ {2}(-[^\s,]+(?:, --[^\s,]+)?)/.exec(line)?.[1] ?? [])).toEqual(['-c, --config', '--check', '--stdout', '-h, --help']);
   });
 });
 

@@ -153,7 +153,7 @@ describe('TLS', () => {
     const sanOnly = await t.ca.issue({ commonName: '', emptySubject: true, hosts: ['shaper.shaper-system.svc', '127.0.0.1'] });
     writeFileSync(path.join(t.certDir, 'tls.key'), sanOnly.key);
     writeFileSync(path.join(t.certDir, 'tls.crt'), sanOnly.cert);
-    const served = await waitFor(() => servedCertificate(t!.addresses.webhook.port), (cert) => Object.keys(cert.subject ?? {}).length === 0);
+    const served = await waitFor(() => servedCertificate(t!.addresses.webhook.port), (cert) => Object.keys((cert.subject as object | undefined) ?? {}).length === 0);
     expect(served.subjectaltname).toContain('DNS:shaper.shaper-system.svc');
     expect((await t.get('health', '/readyz')).status).toBe(200);
   });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-image-'));
 }, 300_000);
 afterAll(() => {
-  user?.remove();
+  (user as UserProject | undefined)?.remove();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 

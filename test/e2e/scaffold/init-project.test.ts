@@ -50,7 +50,7 @@ beforeAll(async () => {
   runtimeTarball = user.packed[RUNTIME_PACKAGE].filename;
   generatorTarball = user.packed[GENERATOR_PACKAGE].filename;
 }, 300_000);
-afterAll(() => user?.remove());
+afterAll(() => (user as UserProject | undefined)?.remove());
 
 describe('the published packages', () => {
   it('hold what users run and nothing else: no sample, tests, source maps or source-only exports', () => {
@@ -148,8 +148,8 @@ describe('shaper-gen init in a fresh npm project', () => {
     const port = await freePort();
     const dev = spawn(process.execPath, ['node_modules/shaper-gen/dist/bin/shaper-gen.js', 'dev', '--port', String(port)], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    dev.stdout!.on('data', (chunk) => (output += chunk));
-    dev.stderr!.on('data', (chunk) => (output += chunk));
+    dev.stdout.on('data', (chunk) => (output += String(chunk)));
+    dev.stderr.on('data', (chunk) => (output += String(chunk)));
     const status = async (urlPath: string) =>
       (await request(https, { host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' } }, '{}').catch(() => undefined))?.status;
     try {

@@ -72,7 +72,7 @@ async function run(cls: new () => object, input: RequestInput, deadline: { deadl
   const webhook = webhookOf(cls)!;
   const request = admissionRequest(input, webhook);
   calls.length = 0;
-  const result = await admit(webhook, new cls() as never, request, { log: pino({ level: 'silent' }), kube, objects: new MemoryObjects({}), ...deadline });
+  const result = await admit(webhook, new cls(), request, { log: pino({ level: 'silent' }), kube, objects: new MemoryObjects({}), ...deadline });
   return { uid: request.uid, result };
 }
 const status = (code: number, reason: string | undefined, message: string) => ({ metadata: {}, status: 'Failure', code, ...(reason ? { reason } : {}), message });
@@ -208,7 +208,7 @@ describe('admit: ctx.log', () => {
     const log = pino({ level: 'info', base: undefined, timestamp: false }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
     const webhook = webhookOf(Logging)!;
     const request = admissionRequest({ object: widget(), namespace: 'a', name: 'w1' }, webhook);
-    await admit(webhook, new Logging() as never, request, { log, kube, objects: new MemoryObjects({}) });
+    await admit(webhook, new Logging(), request, { log, kube, objects: new MemoryObjects({}) });
     const bindings = { webhook: '/validate-logged', uid: request.uid, operation: 'CREATE', resource: 'widgets', namespace: 'a', name: 'w1' };
     expect(lines).toEqual([
       { level: 30, ...bindings, step: 2, msg: 'checked' },
