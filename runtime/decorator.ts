@@ -46,9 +46,7 @@ export function Webhook<const O extends WebhookOptions>(options: KnownOptionsOnl
 /** The resolved options of a class decorated with `@Webhook`, or undefined. */
 export function webhookOf(target: unknown): ResolvedWebhook | undefined {
   if (typeof target !== 'function') return undefined;
-  return Object.prototype.hasOwnProperty.call(target, WEBHOOK_METADATA)
-    ? ((target as unknown as Record<symbol, ResolvedWebhook>)[WEBHOOK_METADATA])
-    : undefined;
+  return Object.prototype.hasOwnProperty.call(target, WEBHOOK_METADATA) ? (target as unknown as Record<symbol, ResolvedWebhook>)[WEBHOOK_METADATA] : undefined;
 }
 
 function resolveOrThrow(options: WebhookOptions): ResolvedWebhook {

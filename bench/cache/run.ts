@@ -54,7 +54,13 @@ try {
   await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
   const objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
   await waitFor('the Profile CRD to serve', () => objects.listNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles' }).then(() => true), 60_000, 250);
-  await objects.createNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles', body: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'gold', namespace }, spec: { tier: 'gold' } } });
+  await objects.createNamespacedCustomObject({
+    group: 'shaper.io',
+    version: 'v1alpha1',
+    namespace,
+    plural: 'profiles',
+    body: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'gold', namespace }, spec: { tier: 'gold' } },
+  });
 
   const started = await startServe(env.kubeconfigPath);
   server = started.child;
@@ -78,7 +84,9 @@ try {
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`\n/validate-assignment against a real kube-apiserver: ${rounds} interleaved rounds × ${duration} s, ${CONNECTIONS} connections, medians; Node ${process.version}`);
-  console.log(`${'lookup'.padEnd(10)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'API GETs/round'.padStart(16)}${'GETs/request'.padStart(14)}${'LIST+WATCH/round'.padStart(18)}`);
+  console.log(
+    `${'lookup'.padEnd(10)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'API GETs/round'.padStart(16)}${'GETs/request'.padStart(14)}${'LIST+WATCH/round'.padStart(18)}`,
+  );
   const summary: Record<string, unknown> = {};
   for (const cell of CELLS) {
     const runs = results.get(cell.name)!;
@@ -157,29 +165,39 @@ export const webhooks = [AssignmentValidator, LiveAssignmentValidator];
   );
   const [port, health] = [await freePort(), await freePort()];
   const config = path.join(work, 'server.yaml');
-  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+  writeFileSync(
+    config,
+    `apiVersion: shaper-gen.io/v1alpha1
 kind: ServerConfig
 handlers: [${handlers}]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 log: { level: warn }
-`);
+`,
+  );
   const child = spawn('taskset', ['-c', '0', process.execPath, ...chartNodeOptions(REPO_ROOT), path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
     cwd: REPO_ROOT,
     env: { ...process.env, KUBECONFIG: kubeconfig },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitFor('shaper-gen serve to be ready (its Profile cache synced)', async () => {
-    if (child.exitCode !== null) throw new Error(`shaper-gen serve exited with ${child.exitCode}`);
-    const status = await new Promise<number>((resolve) => {
-      http.get({ host: '127.0.0.1', port: health, path: '/readyz', agent: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }).on('error', () => resolve(0));
-    });
-    return status === 200 ? true : undefined;
-  }, 30_000, 200);
+  await waitFor(
+    'shaper-gen serve to be ready (its Profile cache synced)',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`shaper-gen serve exited with ${child.exitCode}`);
+      const status = await new Promise<number>((resolve) => {
+        http
+          .get({ host: '127.0.0.1', port: health, path: '/readyz', agent: false }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', () => resolve(0));
+      });
+      return status === 200 ? true : undefined;
+    },
+    30_000,
+    200,
+  );
   return { child, port, ca: ca.cert };
 }
 

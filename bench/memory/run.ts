@@ -42,10 +42,13 @@ function bigProfile(bytes: number, operation: 'CREATE' | 'UPDATE', shape: 'annot
 
 function post(port: number, urlPath: string, body: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = https.request({ host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' }, timeout: 60_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = https.request(
+      { host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' }, timeout: 60_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.on('timeout', () => req.destroy());
     req.end(body);
@@ -61,14 +64,17 @@ async function measure(oldSpace: number | undefined, name: string, urlPath: stri
   const [port, health] = [await freePort(), await freePort()];
   const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-mem-'));
   const config = path.join(work, 'server.yaml');
-  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+  writeFileSync(
+    config,
+    `apiVersion: shaper-gen.io/v1alpha1
 kind: ServerConfig
 handlers: [dist/bench/admission/handlers.js${withApiClient ? `, ${apiClientHandlers(work)}` : ''}]
 webhook: { bindAddress: 127.0.0.1, port: ${port} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 log: { level: error }
-`);
+`,
+  );
   const flags = [...renderedNodeOptions, ...(oldSpace ? [`--max-old-space-size=${oldSpace}`] : [])];
   const child = spawn(process.execPath, [...flags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--dev', '--config', config], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -85,7 +91,9 @@ log: { level: error }
   const peak = peakRssMiB(child.pid!);
   if (peak === undefined) await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 2000))]);
   const alive = peak !== undefined && child.exitCode === null && child.signalCode === null;
-  const histogram = Object.entries(statuses.reduce<Record<number, number>>((h, s) => ({ ...h, [s]: (h[s] ?? 0) + 1 }), {})).map(([s, n]) => `${s}×${n}`).join(' ');
+  const histogram = Object.entries(statuses.reduce<Record<number, number>>((h, s) => ({ ...h, [s]: (h[s] ?? 0) + 1 }), {}))
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
   const sizes = [...new Set(bodies.map((b) => (b.length / MiB).toFixed(1)))].join('/');
   console.log(`| ${name} | ${bodies.length} × ${sizes} MiB | ${histogram} | ${seconds} s | ${idle} → ${alive ? peak : `died (${child.signalCode ?? child.exitCode})`} MiB |`);
   if (child.exitCode === null && child.signalCode === null) {
@@ -115,9 +123,29 @@ const oldSpace = oldSpaceFlag > 0 ? Number(process.argv[oldSpaceFlag + 1]) : und
 console.log(`node flags: ${renderedNodeOptions.join(' ')}${oldSpace ? ` --max-old-space-size=${oldSpace}` : ''}${withApiClient ? '; with @kubernetes/client-node loaded' : ''}\n`);
 console.log('| case | requests | statuses | wall | RSS idle → peak |');
 console.log('| --- | --- | --- | --- | --- |');
-await measure(oldSpace, 'mutate UPDATE, annotations', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'annotations')));
-await measure(oldSpace, 'mutate UPDATE, keys', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'many-keys')));
+await measure(
+  oldSpace,
+  'mutate UPDATE, annotations',
+  '/mutate-profile',
+  Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'annotations')),
+);
+await measure(
+  oldSpace,
+  'mutate UPDATE, keys',
+  '/mutate-profile',
+  Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'many-keys')),
+);
 await measure(oldSpace, 'mutate CREATE, 7 MiB of keys', '/mutate-profile', [bigProfile(6.9 * MiB, 'CREATE', 'many-keys')]);
 await measure(oldSpace, 'validate CREATE, 7 MiB of keys', '/validate-allow-all', [bigProfile(6.9 * MiB, 'CREATE', 'many-keys')]);
-await measure(oldSpace, 'mutate CREATE, 7 MiB × 4', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(6.9 * MiB, 'CREATE', 'annotations')));
-await measure(oldSpace, 'mutate CREATE, 7 MiB of keys × 3', '/mutate-profile', Array.from({ length: 3 }, () => bigProfile(6.9 * MiB, 'CREATE', 'many-keys')));
+await measure(
+  oldSpace,
+  'mutate CREATE, 7 MiB × 4',
+  '/mutate-profile',
+  Array.from({ length: 4 }, () => bigProfile(6.9 * MiB, 'CREATE', 'annotations')),
+);
+await measure(
+  oldSpace,
+  'mutate CREATE, 7 MiB of keys × 3',
+  '/mutate-profile',
+  Array.from({ length: 3 }, () => bigProfile(6.9 * MiB, 'CREATE', 'many-keys')),
+);

@@ -72,12 +72,7 @@ export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: numbe
  * The decision on one request. Synchronous when the handler is (no promise,
  * no timer, no microtask on the hot path); a promise when the handler returns one.
  */
-export function admit(
-  webhook: ResolvedWebhook,
-  handler: WebhookHandler,
-  request: AdmissionRequest,
-  options: AdmitOptions,
-): AdmitResult | Promise<AdmitResult> {
+export function admit(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, options: AdmitOptions): AdmitResult | Promise<AdmitResult> {
   const ctx = new RequestContext(webhook, request, options.log, options.kube, options.objects);
   const ms = options.deadlineMs ?? handlerDeadlineMs(webhook);
   const decided = decide(webhook, handler, request, ctx, { ms, remainingMs: ms - (options.waitedMs ?? 0) });

@@ -31,16 +31,18 @@ export function lazyChildLogger(base: Logger, bindings: () => Fields, options?: 
   const ownBindings = () => (bound ??= renameClashes(bindings(), processKeys(base), {}));
   const materialise = () => (child ??= base.child(ownBindings(), options));
 
-  const log = (level: Level, real: Logger) => (first: unknown, ...rest: unknown[]): void => {
-    const writeMessage = rest.length > 0 && rest[0] !== undefined;
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: no overload of pino's LogFn takes an unknown message
-    if (!isFields(first) || !clashes(first, ownBindings(), processKeys(base), writeMessage)) return (real[level] as (...args: unknown[]) => void)(first, ...rest);
-    // Rare: a line of its own, without the bindings the call replaces.
-    const kept = Object.fromEntries(Object.entries(ownBindings()).filter(([key]) => !Object.hasOwn(first, key)));
-    const line = base.child(kept, { ...options, level: real.level });
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as above
-    (line[level] as (...args: unknown[]) => void)(renameClashes(first, withMessageKey(processKeys(base), writeMessage), kept), ...rest);
-  };
+  const log =
+    (level: Level, real: Logger) =>
+    (first: unknown, ...rest: unknown[]): void => {
+      const writeMessage = rest.length > 0 && rest[0] !== undefined;
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: no overload of pino's LogFn takes an unknown message
+      if (!isFields(first) || !clashes(first, ownBindings(), processKeys(base), writeMessage)) return (real[level] as (...args: unknown[]) => void)(first, ...rest);
+      // Rare: a line of its own, without the bindings the call replaces.
+      const kept = Object.fromEntries(Object.entries(ownBindings()).filter(([key]) => !Object.hasOwn(first, key)));
+      const line = base.child(kept, { ...options, level: real.level });
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as above
+      (line[level] as (...args: unknown[]) => void)(renameClashes(first, withMessageKey(processKeys(base), writeMessage), kept), ...rest);
+    };
 
   return new Proxy(base, {
     get(_target, property) {

@@ -61,9 +61,7 @@ export interface AdmissionReview {
  * answered under the webhook's failurePolicy; every other refusal is of a
  * body no API server sends (README, "Design notes").
  */
-export type DecodeResult =
-  | { review: AdmissionReview & { request: AdmissionRequest } }
-  | ({ error: string; exceedsLimit?: true } & ReviewIdentity);
+export type DecodeResult = { review: AdmissionReview & { request: AdmissionRequest } } | ({ error: string; exceedsLimit?: true } & ReviewIdentity);
 
 /**
  * The deepest nesting accepted, in objects and arrays. The API server's own

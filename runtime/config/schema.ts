@@ -25,14 +25,10 @@ export type Schema =
 export type ObjectSchema = Extract<Schema, { type: 'object' }>;
 
 /** What a document may hold for schema S: every key optional, at every level. */
-export type DocumentOf<S> = S extends { readonly type: 'object'; readonly fields: infer F }
-  ? { -readonly [K in keyof F]?: DocumentOf<F[K]> }
-  : ScalarOf<S, DocumentOf<ListItems<S>>>;
+export type DocumentOf<S> = S extends { readonly type: 'object'; readonly fields: infer F } ? { -readonly [K in keyof F]?: DocumentOf<F[K]> } : ScalarOf<S, DocumentOf<ListItems<S>>>;
 
 /** The settings schema S describes once every default is filled in: every key present. */
-export type SettingsOf<S> = S extends { readonly type: 'object'; readonly fields: infer F }
-  ? { -readonly [K in keyof F]-?: SettingsOf<F[K]> }
-  : ScalarOf<S, SettingsOf<ListItems<S>>>;
+export type SettingsOf<S> = S extends { readonly type: 'object'; readonly fields: infer F } ? { -readonly [K in keyof F]-?: SettingsOf<F[K]> } : ScalarOf<S, SettingsOf<ListItems<S>>>;
 
 type ListItems<S> = S extends { readonly type: 'list'; readonly items: infer I } ? I : never;
 type ScalarOf<S, Item> = S extends { readonly type: 'string' }
@@ -136,8 +132,7 @@ function checkObject(value: object, spec: ObjectSchema, path: ProblemPath, repor
 }
 
 function checkString(value: unknown, spec: Extract<Schema, { type: 'string' }>, path: ProblemPath, report: SchemaReport): string | undefined {
-  const problem =
-    typeof value !== 'string' ? 'must be a string' : spec.pattern && !spec.pattern.test(value) ? (spec.hint ?? `must match ${spec.pattern.toString()}`) : spec.problem?.(value);
+  const problem = typeof value !== 'string' ? 'must be a string' : spec.pattern && !spec.pattern.test(value) ? (spec.hint ?? `must match ${spec.pattern.toString()}`) : spec.problem?.(value);
   if (problem === undefined) return value as string;
   report(path, problem);
   return undefined;

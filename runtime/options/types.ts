@@ -111,10 +111,7 @@ type UndefinedWhenOmitted = 'configuration' | 'reinvocationPolicy' | 'namespaceS
 export type ResolvedRule = Required<RuleOptions>;
 
 /** A webhook's options after validation, with every default applied. */
-export interface ResolvedWebhook
-  extends Pick<WebhookOptions, 'path' | 'mutating'>,
-    Required<Pick<WebhookOptions, DefaultedOption>>,
-    UndefinedWhenOmittedFields {
+export interface ResolvedWebhook extends Pick<WebhookOptions, 'path' | 'mutating'>, Required<Pick<WebhookOptions, DefaultedOption>>, UndefinedWhenOmittedFields {
   readonly rules: readonly ResolvedRule[];
 }
 

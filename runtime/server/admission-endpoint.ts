@@ -7,16 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { admit, failedCallResponse, handlerDeadlineMs, isThenable, timeoutResponse, type AdmitResult } from '../admission/admit.js';
-import {
-  decodeReview,
-  erroredResponse,
-  identifyReview,
-  responseCode,
-  reviewOf,
-  type AdmissionRequest,
-  type ReviewApiVersion,
-  type ReviewIdentity,
-} from '../admission/review.js';
+import { decodeReview, erroredResponse, identifyReview, responseCode, reviewOf, type AdmissionRequest, type ReviewApiVersion, type ReviewIdentity } from '../admission/review.js';
 import type { KubeClient } from '../contract.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import { readBody } from './body.js';
@@ -84,7 +75,12 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     const cost = reviewHeapCost(read.body, webhook.mutating);
     if (cost > deps.memory.capacity) {
       const work = webhook.mutating ? 'decode, default and diff' : 'decode and validate';
-      cannotReview(res, 413, `this review needs about ${mib(cost)} MiB of heap to ${work}, more than the ${mib(deps.memory.capacity)} MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`, identifyReview(read.body));
+      cannotReview(
+        res,
+        413,
+        `this review needs about ${mib(cost)} MiB of heap to ${work}, more than the ${mib(deps.memory.capacity)} MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`,
+        identifyReview(read.body),
+      );
       return;
     }
     const deadlineMs = handlerDeadlineMs(webhook);
@@ -121,7 +117,10 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     deps.metrics.countRequest(webhook.path, request.operation, result.response.allowed, code, result.outcome);
     series.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (!result.response.allowed) {
-      log.info({ uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, code, reason: result.response.status?.reason }, result.response.status?.message ?? 'denied');
+      log.info(
+        { uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, code, reason: result.response.status?.reason },
+        result.response.status?.message ?? 'denied',
+      );
     } else if (log.isLevelEnabled('debug')) {
       log.debug({ uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, patched: result.response.patch !== undefined }, 'allowed');
     }

@@ -77,9 +77,7 @@ export class WebhookListener {
       };
       socket.once('secureConnect', () => done(undefined));
       // With mTLS required, our probe has no client certificate: a handshake that got as far as that still proves the listener works.
-      socket.once('error', (error: NodeJS.ErrnoException) =>
-        done(this.mtls && error.code !== 'ECONNREFUSED' ? undefined : `TLS handshake with ${host}:${address.port} failed: ${error.message}`),
-      );
+      socket.once('error', (error: NodeJS.ErrnoException) => done(this.mtls && error.code !== 'ECONNREFUSED' ? undefined : `TLS handshake with ${host}:${address.port} failed: ${error.message}`));
       socket.once('timeout', () => done(`TLS handshake with ${host}:${address.port} timed out`));
     });
   }

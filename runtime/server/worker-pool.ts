@@ -72,10 +72,13 @@ export class WorkerPool {
     const exits = [...this.slots.values()].map(({ worker }) => (worker.isDead() ? Promise.resolve() : new Promise<void>((resolve) => worker.once('exit', () => resolve()))));
     for (const { worker } of this.slots.values()) send(worker, { type: 'shutdown' });
     const { drainSeconds, timeoutSeconds } = this.config.shutdown;
-    const bound = setTimeout(() => {
-      this.log.warn('workers still running at the shutdown timeout; killing them');
-      for (const { worker } of this.slots.values()) worker.process.kill('SIGKILL');
-    }, (drainSeconds + timeoutSeconds + 5) * 1000);
+    const bound = setTimeout(
+      () => {
+        this.log.warn('workers still running at the shutdown timeout; killing them');
+        for (const { worker } of this.slots.values()) worker.process.kill('SIGKILL');
+      },
+      (drainSeconds + timeoutSeconds + 5) * 1000,
+    );
     await Promise.all(exits);
     clearTimeout(bound);
     await Promise.all(this.listeners.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
@@ -122,7 +125,14 @@ export class WorkerPool {
         lines.push(`[+]worker-${slot} ok`);
       } else {
         ready = false;
-        const why = answer ? answer.text.split('\n').filter((line) => line.startsWith('[-]')).join('; ') : entry?.served ? `no answer within ${WORKER_ANSWER_MS} ms` : 'starting';
+        const why = answer
+          ? answer.text
+              .split('\n')
+              .filter((line) => line.startsWith('[-]'))
+              .join('; ')
+          : entry?.served
+            ? `no answer within ${WORKER_ANSWER_MS} ms`
+            : 'starting';
         lines.push(`[-]worker-${slot} failed: ${why}`);
       }
     }

@@ -90,11 +90,7 @@ export class CertificateWatcher {
   private async load(): Promise<void> {
     let cert: Buffer, key: Buffer, ca: Buffer | undefined;
     try {
-      [cert, key, ca] = await Promise.all([
-        readFile(this.files.certFile),
-        readFile(this.files.keyFile),
-        this.files.clientCAFile ? readFile(this.files.clientCAFile) : Promise.resolve(undefined),
-      ]);
+      [cert, key, ca] = await Promise.all([readFile(this.files.certFile), readFile(this.files.keyFile), this.files.clientCAFile ? readFile(this.files.clientCAFile) : Promise.resolve(undefined)]);
     } catch (error) {
       this.fail(error as Error);
       return;
@@ -117,7 +113,10 @@ export class CertificateWatcher {
   }
 
   private fail(error: Error): void {
-    this.options.log.error({ err: error, certFile: this.files.certFile, keyFile: this.files.keyFile }, this.loaded ? 'serving certificate reload failed; keeping the previous one' : 'serving certificate not loaded');
+    this.options.log.error(
+      { err: error, certFile: this.files.certFile, keyFile: this.files.keyFile },
+      this.loaded ? 'serving certificate reload failed; keeping the previous one' : 'serving certificate not loaded',
+    );
     this.options.onError(error);
   }
 }

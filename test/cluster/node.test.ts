@@ -52,13 +52,19 @@ const traffic = (name: string) => {
 
 /** Waits until the Deployment has rolled out completely: every replica updated and available, no old pod left. */
 async function rolledOut(minimumNewPods = new Set<string>()): Promise<KindEnvPod[]> {
-  return waitFor('the Deployment to roll out', async () => {
-    const { metadata, spec, status } = await apps().readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE });
-    const done = status?.observedGeneration === metadata?.generation && status?.updatedReplicas === spec?.replicas && status?.availableReplicas === spec?.replicas && status?.replicas === spec?.replicas;
-    if (!done) return undefined;
-    const pods = await env.pods();
-    return pods.length === spec?.replicas && pods.every((pod) => pod.ready && !minimumNewPods.has(pod.uid)) ? pods : undefined;
-  }, 240_000, 500);
+  return waitFor(
+    'the Deployment to roll out',
+    async () => {
+      const { metadata, spec, status } = await apps().readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE });
+      const done =
+        status?.observedGeneration === metadata?.generation && status?.updatedReplicas === spec?.replicas && status?.availableReplicas === spec?.replicas && status?.replicas === spec?.replicas;
+      if (!done) return undefined;
+      const pods = await env.pods();
+      return pods.length === spec?.replicas && pods.every((pod) => pod.ready && !minimumNewPods.has(pod.uid)) ? pods : undefined;
+    },
+    240_000,
+    500,
+  );
 }
 
 describe.runIf(onNode)('the chart on a real node', () => {
@@ -73,10 +79,23 @@ describe.runIf(onNode)('the chart on a real node', () => {
     }
     // The EndpointSlice controller, not the harness, published both pods (it follows the pods' Ready condition shortly after).
     const expected = pods.map((pod) => pod.address).sort();
-    const ready = await waitFor('the EndpointSlice to list both pods as ready', async () => {
-      const addresses = (await endpoints()).filter((e) => e.conditions?.ready).flatMap((e) => e.addresses).sort();
-      return addresses.join() === expected.join() ? addresses : undefined;
-    }, 30_000, 250).catch(async () => (await endpoints()).filter((e) => e.conditions?.ready).flatMap((e) => e.addresses).sort());
+    const ready = await waitFor(
+      'the EndpointSlice to list both pods as ready',
+      async () => {
+        const addresses = (await endpoints())
+          .filter((e) => e.conditions?.ready)
+          .flatMap((e) => e.addresses)
+          .sort();
+        return addresses.join() === expected.join() ? addresses : undefined;
+      },
+      30_000,
+      250,
+    ).catch(async () =>
+      (await endpoints())
+        .filter((e) => e.conditions?.ready)
+        .flatMap((e) => e.addresses)
+        .sort(),
+    );
     expect(ready).toEqual(expected);
   });
 
@@ -89,7 +108,11 @@ describe.runIf(onNode)('the chart on a real node', () => {
       expect(/^CapEff:\s+(.*)$/m.exec(status)![1]).toBe('0000000000000000');
       expect(/^NoNewPrivs:\s+(.*)$/m.exec(status)![1]).toBe('1');
       // Writing into the image fails; /tmp (the chart's emptyDir) is writable.
-      const write = (file: string) => run('nsenter', ['--target', String(pid), '--mount', '--setuid', '65532', '--setgid', '65532', 'sh', '-c', `echo x > ${file}`]).then(() => 'written', (error: { stderr?: string }) => error.stderr?.trim());
+      const write = (file: string) =>
+        run('nsenter', ['--target', String(pid), '--mount', '--setuid', '65532', '--setgid', '65532', 'sh', '-c', `echo x > ${file}`]).then(
+          () => 'written',
+          (error: { stderr?: string }) => error.stderr?.trim(),
+        );
       expect(await write('/app/probe')).toBe('sh: 1: cannot create /app/probe: Read-only file system');
       expect(await write('/tmp/probe')).toBe('written');
       expect((await env.readyz()).status).toBe(200);
@@ -131,8 +154,15 @@ describe.runIf(onNode)('the chart on a real node', () => {
     const pods = await env.pods();
     const evict = (pod: KindEnvPod) =>
       core()
-        .createNamespacedPodEviction({ name: pod.name, namespace: RELEASE_NAMESPACE, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace: RELEASE_NAMESPACE } } })
-        .then(() => 201, (error: { code?: number }) => error.code);
+        .createNamespacedPodEviction({
+          name: pod.name,
+          namespace: RELEASE_NAMESPACE,
+          body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace: RELEASE_NAMESPACE } },
+        })
+        .then(
+          () => 201,
+          (error: { code?: number }) => error.code,
+        );
     expect(await evict(pods[0]!)).toBe(201);
     // The evicted pod's replacement cannot be scheduled on the cordoned node: the budget refuses the second eviction.
     await waitFor('the first pod to be gone', async () => ((await env.pods()).some((pod) => pod.uid === pods[0]!.uid) ? undefined : true), 90_000, 500);
@@ -156,15 +186,22 @@ describe.runIf(onNode)('the chart on a real node', () => {
       { name: FULLNAME, namespace: RELEASE_NAMESPACE, body: { spec: { template: { spec: { containers: [{ name: 'server', image: `${image.repository}:${image.tag}` }] } } } } },
       setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
     );
-    const gated = await waitFor('the new pod to run, unready', async () => {
-      const fresh = (await env.pods()).filter((pod) => !serving.has(pod.uid));
-      if (fresh.length !== 1) return undefined;
-      const readyz = await httpText(fresh[0]!.address, 8081, '/readyz?verbose').catch(() => undefined);
-      return readyz?.text.includes('[-]handlers') ? { pod: fresh[0]!, readyz } : undefined;
-    }, 120_000, 500);
+    const gated = await waitFor(
+      'the new pod to run, unready',
+      async () => {
+        const fresh = (await env.pods()).filter((pod) => !serving.has(pod.uid));
+        if (fresh.length !== 1) return undefined;
+        const readyz = await httpText(fresh[0]!.address, 8081, '/readyz?verbose').catch(() => undefined);
+        return readyz?.text.includes('[-]handlers') ? { pod: fresh[0]!, readyz } : undefined;
+      },
+      120_000,
+      500,
+    );
     expect(gated.readyz.status).toBe(503);
     expect(gated.readyz.text).toContain('[-]handlers failed: no handler registered for /validate-profile\n');
-    const endpoint = await waitFor('the EndpointSlice to list the new pod', async () => (await endpoints()).find((e) => e.addresses.includes(gated.pod.address)), 30_000, 250).catch(() => undefined);
+    const endpoint = await waitFor('the EndpointSlice to list the new pod', async () => (await endpoints()).find((e) => e.addresses.includes(gated.pod.address)), 30_000, 250).catch(
+      () => undefined,
+    );
     expect(endpoint?.conditions?.ready).toBe(false);
     expect((await env.pods()).filter((pod) => serving.has(pod.uid)).map((pod) => pod.ready)).toEqual([true, true]);
     await apps().patchNamespacedDeployment(

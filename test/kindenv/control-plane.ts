@@ -58,16 +58,28 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
 
     const [etcdPort, etcdPeerPort, apiServerPort] = [await freePort(), await freePort(), await freePort()];
     log(`starting etcd on 127.0.0.1:${etcdPort}`);
-    const etcd = startProcess('etcd', tool('etcd'), [
-      '--data-dir', path.join(dir, 'etcd'),
-      '--listen-client-urls', `http://127.0.0.1:${etcdPort}`,
-      '--advertise-client-urls', `http://127.0.0.1:${etcdPort}`,
-      '--listen-peer-urls', `http://127.0.0.1:${etcdPeerPort}`,
-      '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeerPort}`,
-      '--initial-cluster', `default=http://127.0.0.1:${etcdPeerPort}`,
-      '--unsafe-no-fsync',
-      '--log-level', 'warn',
-    ], path.join(dir, 'etcd.log'));
+    const etcd = startProcess(
+      'etcd',
+      tool('etcd'),
+      [
+        '--data-dir',
+        path.join(dir, 'etcd'),
+        '--listen-client-urls',
+        `http://127.0.0.1:${etcdPort}`,
+        '--advertise-client-urls',
+        `http://127.0.0.1:${etcdPort}`,
+        '--listen-peer-urls',
+        `http://127.0.0.1:${etcdPeerPort}`,
+        '--initial-advertise-peer-urls',
+        `http://127.0.0.1:${etcdPeerPort}`,
+        '--initial-cluster',
+        `default=http://127.0.0.1:${etcdPeerPort}`,
+        '--unsafe-no-fsync',
+        '--log-level',
+        'warn',
+      ],
+      path.join(dir, 'etcd.log'),
+    );
     processes.push(etcd);
 
     log(`starting kube-apiserver on 0.0.0.0:${apiServerPort}`);
@@ -96,7 +108,15 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
     const launchApiServer = () => {
       const started = startProcess('kube-apiserver', tool('kube-apiserver'), apiServerArgs, path.join(dir, 'kube-apiserver.log'), {
         // The API server must call webhooks directly, never through a proxy from the environment.
-        env: { ...process.env, HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8', no_proxy: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8' },
+        env: {
+          ...process.env,
+          HTTPS_PROXY: '',
+          https_proxy: '',
+          HTTP_PROXY: '',
+          http_proxy: '',
+          NO_PROXY: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8',
+          no_proxy: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8',
+        },
       });
       processes.splice(1, 1, started);
       return started;
@@ -108,11 +128,16 @@ export async function startControlPlane({ dir, hostAddress, log }: ControlPlaneO
     const kubeconfigFromPod = path.join(dir, 'kubeconfig-from-pod');
     writeKubeconfig(kubeconfigFromPod, `https://${hostAddress}:${apiServerPort}`, ca.cert, { cert: admin.cert, key: admin.key });
     const apiServerReady = () =>
-      waitFor('kube-apiserver /readyz', async () => {
-        if (apiServer.child.exitCode !== null) throw new GiveUp(`kube-apiserver exited:\n${apiServer.tail()}`);
-        const status = await getStatus(apiServerPort, '/readyz', ca.cert, admin).catch(() => 0);
-        return status === 200 ? true : undefined;
-      }, 120_000, 500);
+      waitFor(
+        'kube-apiserver /readyz',
+        async () => {
+          if (apiServer.child.exitCode !== null) throw new GiveUp(`kube-apiserver exited:\n${apiServer.tail()}`);
+          const status = await getStatus(apiServerPort, '/readyz', ca.cert, admin).catch(() => 0);
+          return status === 200 ? true : undefined;
+        },
+        120_000,
+        500,
+      );
     await apiServerReady();
     log('kube-apiserver is ready');
 
@@ -180,13 +205,23 @@ function getStatus(port: number, urlPath: string, ca: string, client: Pem): Prom
 
 async function applyCertManagerCrds(port: number, ca: string, admin: Pem): Promise<void> {
   const dir = certManagerCrdsDir();
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     await rawRequest(port, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', ca, admin, readFileSync(path.join(dir, name), 'utf8'), 'application/yaml');
   }
 }
 
 /** A request to the API server with the admin certificate; returns status, headers and parsed body. */
-export function rawRequest(port: number, method: string, urlPath: string, ca: string, client: Pem, body?: string, contentType = 'application/json'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+export function rawRequest(
+  port: number,
+  method: string,
+  urlPath: string,
+  ca: string,
+  client: Pem,
+  body?: string,
+  contentType = 'application/json',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   return new Promise((resolve, reject) => {
     const req = https.request(
       { host: '127.0.0.1', port, path: urlPath, method, ca, cert: client.cert, key: client.key, agent: false, headers: body ? { 'Content-Type': contentType } : {} },

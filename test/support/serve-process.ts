@@ -43,7 +43,11 @@ export function runNode(args: string[], options: NodeProcessOptions = {}): Serve
   return {
     child,
     output: () => output,
-    logs: () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)),
+    logs: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line)),
     exited: once(child, 'exit').then(([code]) => code as number | null),
   };
 }

@@ -8,7 +8,14 @@
  */
 
 const DURATION_UNITS: Readonly<Record<string, bigint>> = {
-  ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
 };
 const INT64_LIMIT = 1n << 63n;
 
@@ -76,8 +83,20 @@ function daysFromCivil(year: number, month: number, day: number): number {
 /** Escapes RE2 knows; any other escaped letter or digit is an error there (backreferences among them). */
 const RE2_LETTER_ESCAPES = new Set('afnrtvdDsSwWbBAzpPQECx0');
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F', digit: '0-9', graph: '!-~',
-  lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\t\\n\\v\\f\\r ', upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  ascii: '\\x00-\\x7F',
+  blank: '\\t ',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z',
+  word: '0-9A-Za-z_',
+  xdigit: '0-9A-Fa-f',
 };
 
 /**
@@ -121,7 +140,10 @@ export function regexProblem(pattern: string): string | undefined {
 export type FormatArgumentKind = 'string' | 'int' | 'uint' | 'double' | 'bool' | 'bytes' | 'list' | 'map' | 'timestamp' | 'duration' | 'type' | 'null' | 'dyn' | 'other';
 
 const CLAUSE_KINDS: Readonly<Record<string, { readonly kinds: readonly FormatArgumentKind[]; readonly what: string }>> = {
-  s: { kinds: ['string', 'int', 'uint', 'double', 'bool', 'bytes', 'list', 'map', 'timestamp', 'duration', 'type', 'null'], what: 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps' },
+  s: {
+    kinds: ['string', 'int', 'uint', 'double', 'bool', 'bytes', 'list', 'map', 'timestamp', 'duration', 'type', 'null'],
+    what: 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps',
+  },
   d: { kinds: ['int', 'uint'], what: 'decimal clause can only be used on integers' },
   f: { kinds: ['double', 'string'], what: 'fixed-point clause can only be used on doubles' },
   e: { kinds: ['double', 'string'], what: 'scientific clause can only be used on doubles' },
@@ -147,7 +169,8 @@ export function formatProblem(format: string, kinds: readonly (readonly FormatAr
     if (i + 1 >= format.length) return { message: 'could not parse formatting clause: unexpected end of string' };
     if (argument >= kinds.length) return { message: `index ${argument} out of range` };
     const precision = /^\.(\d*)/.exec(format.slice(i + 1));
-    if (precision && i + 1 + precision[0].length >= format.length) return { message: 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier' };
+    if (precision && i + 1 + precision[0].length >= format.length)
+      return { message: 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier' };
     if (precision?.[1] === '') return { message: 'could not parse formatting clause: error while parsing precision: error while converting precision to integer' };
     const verb = format[i + 1 + (precision?.[0].length ?? 0)]!;
     const clause = CLAUSE_KINDS[verb];

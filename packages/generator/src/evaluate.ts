@@ -71,7 +71,10 @@ export interface Evaluation {
 }
 
 class NotStatic extends Error {
-  constructor(readonly node: TS.Node, readonly reason: string) {
+  constructor(
+    readonly node: TS.Node,
+    readonly reason: string,
+  ) {
     super(reason);
   }
 }

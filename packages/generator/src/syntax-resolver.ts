@@ -35,10 +35,7 @@ type Local =
   | { readonly kind: 'unsupported' };
 
 /** A name a module exports. */
-type Export =
-  | { readonly kind: 'local'; readonly name: string }
-  | { readonly kind: 'from'; readonly specifier: TS.StringLiteral; readonly imported: string }
-  | { readonly kind: 'unsupported' };
+type Export = { readonly kind: 'local'; readonly name: string } | { readonly kind: 'from'; readonly specifier: TS.StringLiteral; readonly imported: string } | { readonly kind: 'unsupported' };
 
 interface ModuleScope {
   readonly sourceFile: TS.SourceFile;
@@ -82,11 +79,29 @@ export class SyntaxResolver implements NameResolver {
     if (EXPRESSION_CONTEXT.size === 0) {
       const k = ts.SyntaxKind;
       for (const kind of [
-        k.ParenthesizedExpression, k.AsExpression, k.SatisfiesExpression, k.TypeAssertionExpression, k.NonNullExpression,
-        k.PrefixUnaryExpression, k.TemplateExpression, k.TemplateSpan, k.ArrayLiteralExpression, k.SpreadElement,
-        k.ObjectLiteralExpression, k.PropertyAssignment, k.ShorthandPropertyAssignment, k.SpreadAssignment, k.ComputedPropertyName,
-        k.PropertyAccessExpression, k.ElementAccessExpression, k.CallExpression, k.Decorator, k.ClassDeclaration,
-        k.VariableDeclaration, k.VariableDeclarationList, k.VariableStatement,
+        k.ParenthesizedExpression,
+        k.AsExpression,
+        k.SatisfiesExpression,
+        k.TypeAssertionExpression,
+        k.NonNullExpression,
+        k.PrefixUnaryExpression,
+        k.TemplateExpression,
+        k.TemplateSpan,
+        k.ArrayLiteralExpression,
+        k.SpreadElement,
+        k.ObjectLiteralExpression,
+        k.PropertyAssignment,
+        k.ShorthandPropertyAssignment,
+        k.SpreadAssignment,
+        k.ComputedPropertyName,
+        k.PropertyAccessExpression,
+        k.ElementAccessExpression,
+        k.CallExpression,
+        k.Decorator,
+        k.ClassDeclaration,
+        k.VariableDeclaration,
+        k.VariableDeclarationList,
+        k.VariableStatement,
       ]) {
         EXPRESSION_CONTEXT.add(kind);
       }
@@ -191,11 +206,7 @@ export class SyntaxResolver implements NameResolver {
     const { ts } = this;
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
     if (ts.isNumericLiteral(node)) return Number(node.text);
-    if (
-      ts.isPrefixUnaryExpression(node) &&
-      (node.operator === ts.SyntaxKind.MinusToken || node.operator === ts.SyntaxKind.PlusToken) &&
-      ts.isNumericLiteral(node.operand)
-    ) {
+    if (ts.isPrefixUnaryExpression(node) && (node.operator === ts.SyntaxKind.MinusToken || node.operator === ts.SyntaxKind.PlusToken) && ts.isNumericLiteral(node.operand)) {
       const operand = Number(node.operand.text);
       return node.operator === ts.SyntaxKind.MinusToken ? -operand : operand;
     }

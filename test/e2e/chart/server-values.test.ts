@@ -32,8 +32,24 @@ const SETTINGS: Record<string, string> = {
 /** Chart values that are not ServerConfig settings. */
 const CHART_ONLY = ['handlers'];
 
-interface SchemaNode { type?: string; min?: number; max?: number; values?: readonly string[]; items?: SchemaNode; fields?: Record<string, SchemaNode>; pattern?: RegExp }
-interface JsonSchema { type?: string; minimum?: number; maximum?: number; enum?: string[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; pattern?: string }
+interface SchemaNode {
+  type?: string;
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+  items?: SchemaNode;
+  fields?: Record<string, SchemaNode>;
+  pattern?: RegExp;
+}
+interface JsonSchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  enum?: string[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  pattern?: string;
+}
 
 const at = (root: unknown, dotted: string, step: (node: any, key: string) => unknown): unknown => dotted.split('.').reduce(step, root);
 const serverSetting = (dotted: string) => at(SERVER_CONFIG_SCHEMA, dotted, (node, key) => node.fields[key]) as SchemaNode;
@@ -93,7 +109,11 @@ describe("the chart's server values", () => {
   });
 
   it("are the ports the Dockerfiles expose: the repository's and the one init scaffolds", () => {
-    const exposed = (dockerfile: string) => /^EXPOSE (.*)$/m.exec(readFileSync(path.join(REPO_ROOT, dockerfile), 'utf8'))?.[1]?.split(' ').map(Number);
+    const exposed = (dockerfile: string) =>
+      /^EXPOSE (.*)$/m
+        .exec(readFileSync(path.join(REPO_ROOT, dockerfile), 'utf8'))?.[1]
+        ?.split(' ')
+        .map(Number);
     const { webhook, health, metrics } = DEFAULT_SERVER_CONFIG;
     expect([exposed('Dockerfile'), exposed('packages/generator/scaffold/project/Dockerfile')]).toEqual([
       [webhook.port, health.port, metrics.port],

@@ -120,7 +120,10 @@ describe('init, manifests and dev in a project without @shaper-gen/generator', (
     scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-no-generator-'));
     const help = shaperGen(scratch, '--help');
     expect(help.status).toBe(0);
-    const commands = help.stdout.slice(help.stdout.indexOf('Commands:')).split('\n').flatMap((line) => /^ {2}(\w+) /.exec(line)?.[1] ?? []);
+    const commands = help.stdout
+      .slice(help.stdout.indexOf('Commands:'))
+      .split('\n')
+      .flatMap((line) => /^ {2}(\w+) /.exec(line)?.[1] ?? []);
     expect(commands).toEqual(['init', 'manifests', 'dev', 'serve', 'help']);
     const manifests = shaperGen(scratch, 'manifests', '--help');
     expect(manifests.status).toBe(0);
@@ -144,7 +147,9 @@ describe('start-up caches (best effort)', () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-cache-'));
     const first = shaperGenCachingIn(scratch, REPO_ROOT, 'manifests', '--check');
     expect(first.status).toBe(0);
-    const files = readdirSync(scratch, { recursive: true, encoding: 'utf8' }).map((f) => path.join(scratch!, f)).filter((f) => statSync(f).isFile());
+    const files = readdirSync(scratch, { recursive: true, encoding: 'utf8' })
+      .map((f) => path.join(scratch!, f))
+      .filter((f) => statSync(f).isFile());
     const codeCache = files.filter((f) => f.includes(`${path.sep}typescript-code-cache${path.sep}`));
     expect(codeCache).toHaveLength(1);
     expect(files.length).toBeGreaterThan(1);

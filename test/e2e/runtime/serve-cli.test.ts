@@ -44,7 +44,10 @@ describe('shaper-gen serve', () => {
     // A cluster nobody listens at: the Profile informer's list is refused.
     const kubeconfig = path.join(dir.dir, 'unreachable-kubeconfig');
     const port = await freePort();
-    writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`);
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`,
+    );
     const server = serve(['--config', config.file], { env: { KUBECONFIG: kubeconfig } });
     try {
       const text = await readyzOnceItSays(config.health, 'cache failed: profiles.shaper.io not synced: ');
@@ -72,7 +75,9 @@ describe('shaper-gen serve', () => {
     writeFileSync(bad, 'apiVersion: shaper-gen.io/v1alpha1\nkind: ServerConfig\nwebhook:\n  prot: 9443\n');
     const first = serve(['--config', bad]);
     expect(await first.exited).toBe(1);
-    expect(first.output()).toMatch(new RegExp(`^shaper-gen serve: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:3: webhook\\.prot: unknown key; did you mean "port"\\? expected one of [^\\n]+\\n$`));
+    expect(first.output()).toMatch(
+      new RegExp(`^shaper-gen serve: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:3: webhook\\.prot: unknown key; did you mean "port"\\? expected one of [^\\n]+\\n$`),
+    );
 
     const missing = serve(['--handlers', './nope/handlers.js', '--cert-dir', dir.dir, '--port', '0', '--health-port', '0', '--metrics-port', '0']);
     expect(await missing.exited).toBe(1);
@@ -81,7 +86,10 @@ describe('shaper-gen serve', () => {
 
   it.each([
     [['--handlers', 'dist/nope.js'], `shaper-gen serve: handlers module dist/nope.js: no such file (in ${process.cwd()}; run npm run build, or fix --handlers / handlers in the config)\n`],
-    [['--handlers', 'sample/webhooks.generated.ts'], /^shaper-gen serve: cannot import handlers module sample\/webhooks\.generated\.ts: .+; compile it first \(npm run build\) and pass the \.js file, e\.g\. sample\/webhooks\.generated\.js\n$/],
+    [
+      ['--handlers', 'sample/webhooks.generated.ts'],
+      /^shaper-gen serve: cannot import handlers module sample\/webhooks\.generated\.ts: .+; compile it first \(npm run build\) and pass the \.js file, e\.g\. sample\/webhooks\.generated\.js\n$/,
+    ],
     [[], `shaper-gen serve: handlers module dist/webhooks.generated.js: no such file (in ${process.cwd()}; run npm run build, or fix --handlers / handlers in the config)\n`],
     [['--log-level', 'loud'], 'shaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
     [['--port', '99999'], 'shaper-gen serve: --port: must be an integer from 0 to 65535\n'],
@@ -90,7 +98,10 @@ describe('shaper-gen serve', () => {
     [['--workers', '0'], 'shaper-gen serve: --workers: must be an integer from 1 to 64\n'],
     [['--workers', '1.5'], 'shaper-gen serve: --workers: must be an integer from 1 to 64\n'],
     [['--workers', '2', '--log-level', 'LOUD'], 'shaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
-    [['--port', '70000', '--log-level', 'loud'], 'shaper-gen serve: --port: must be an integer from 0 to 65535\nshaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
+    [
+      ['--port', '70000', '--log-level', 'loud'],
+      'shaper-gen serve: --port: must be an integer from 0 to 65535\nshaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n',
+    ],
     [['--config', '/nonexistent/server.yaml'], 'shaper-gen serve: cannot read config file /nonexistent/server.yaml: no such file\n'],
   ])('says in one line what is wrong with %j and how to fix it', async (args, message) => {
     const server = serve(['--dev', '--port', '0', '--health-port', '0', '--metrics-port', '0', ...args]);
@@ -107,10 +118,19 @@ describe('shaper-gen serve', () => {
       while (!server.output().includes('shaper-gen serve --dev:') && Date.now() < until) await sleep(100);
       expect(server.output()).toContain(`shaper-gen serve --dev: https://localhost:${port}`);
       const body = JSON.stringify(admissionReview({ object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'p' }, spec: { priority: 5000 } } }));
-      const res = await request(https, {
-        host: '127.0.0.1', port, path: '/validate-profile', method: 'POST', rejectUnauthorized: false, agent: false,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
-      }, body);
+      const res = await request(
+        https,
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/validate-profile',
+          method: 'POST',
+          rejectUnauthorized: false,
+          agent: false,
+          headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+        },
+        body,
+      );
       expect(res.json.response.status.message).toContain('spec.priority: Invalid value: 5000');
     } finally {
       server.child.kill('SIGKILL');

@@ -72,7 +72,10 @@ export function runInit(dir: string | undefined, flags: InitFlags, cwd = process
     for (const entry of merged.kept) console.log(`    package.json ${entry}`);
   }
 
-  const steps = [['npm', 'install'], ['npx', 'shaper-gen', 'manifests']];
+  const steps = [
+    ['npm', 'install'],
+    ['npx', 'shaper-gen', 'manifests'],
+  ];
   if (flags.install === false) {
     console.log(`next: ${cd}${steps.map((s) => s.join(' ')).join(' && ')} && npm test`);
     return 0;

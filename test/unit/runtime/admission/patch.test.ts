@@ -18,11 +18,14 @@ const base = () => ({
 });
 
 const cases: [string, (o: ReturnType<typeof base>) => unknown][] = [
-  ['keys with / and ~ (label and annotation keys)', (o) => {
-    o.metadata.labels['shaper.io/priority'] = '5';
-    delete o.metadata.labels['a~b'];
-    o.metadata.annotations['x/y~z'] = 'w';
-  }],
+  [
+    'keys with / and ~ (label and annotation keys)',
+    (o) => {
+      o.metadata.labels['shaper.io/priority'] = '5';
+      delete o.metadata.labels['a~b'];
+      o.metadata.annotations['x/y~z'] = 'w';
+    },
+  ],
   ['array shrinks from the middle', (o) => void o.spec.items.splice(1, 1)],
   ['array grows and reorders', (o) => void (o.spec.items = [{ name: 'z' }, ...o.spec.items, { name: 'd' }])],
   ['array emptied', (o) => void (o.spec.items = [])],

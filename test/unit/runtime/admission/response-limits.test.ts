@@ -34,7 +34,10 @@ describe('limitResponse', () => {
     expect(limitResponse({ uid: 'u', allowed: false, status: status('m', causes) })).toEqual({
       uid: 'u',
       allowed: false,
-      status: status('m', Array.from({ length: 16 }, (_, i) => cut(i))),
+      status: status(
+        'm',
+        Array.from({ length: 16 }, (_, i) => cut(i)),
+      ),
     });
   });
 });
