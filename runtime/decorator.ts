@@ -7,11 +7,12 @@ import { ConfigError } from './problems.js';
 const WEBHOOK_METADATA = Symbol.for('shaper-gen.webhook');
 
 /** The handler shape `@Webhook` requires: a defaulter when `mutating: true`, a validator when false. */
+/* eslint-disable @typescript-eslint/no-explicit-any -- with `any` a class that lacks a method gets TypeScript's "Property 'default' is missing", not an unresolvable decorator signature */
 export type HandlerFor<O extends { readonly mutating: boolean }> = O['mutating'] extends true
-  ? CustomDefaulter<object>
+  ? CustomDefaulter<any>
   : O['mutating'] extends false
-    ? CustomValidator<object>
-    : CustomDefaulter<object> | CustomValidator<object>;
+    ? CustomValidator<any>
+    : CustomDefaulter<any> | CustomValidator<any>;
 
 /**
  * A generic options parameter turns off TypeScript's excess-property check, so
@@ -19,7 +20,8 @@ export type HandlerFor<O extends { readonly mutating: boolean }> = O['mutating']
  */
 type KnownOptionsOnly<O> = O & Readonly<Record<Exclude<keyof O, keyof WebhookOptions>, never>>;
 
-type HandlerClass<O extends WebhookOptions> = abstract new (...args: never[]) => HandlerFor<O>;
+type HandlerClass<O extends WebhookOptions> = abstract new (...args: any[]) => HandlerFor<O>;
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 /**
  * Marks a class as an admission webhook handler. `shaper-gen manifests` reads
