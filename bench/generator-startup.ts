@@ -89,7 +89,7 @@ function ensureControllerGen(): string {
   const cache = process.env.SHAPER_GEN_CACHE ?? path.join(os.homedir(), '.cache', 'shaper-gen');
   const binDir = path.join(cache, 'bench-bin');
   const binary = path.join(binDir, process.platform === 'win32' ? 'controller-gen.exe' : 'controller-gen');
-  const version = () => spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: RUN_TIMEOUT_MS }).stdout?.trim();
+  const version = () => (spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: RUN_TIMEOUT_MS }).stdout as string | null)?.trim();
   if (existsSync(binary) && version() === `Version: ${CONTROLLER_GEN_VERSION}`) return binary;
   mkdirSync(binDir, { recursive: true });
   console.log(`building controller-gen ${CONTROLLER_GEN_VERSION} into ${binDir} (go install, once)…`);

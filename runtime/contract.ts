@@ -109,6 +109,7 @@ export interface AdmissionContext {
 }
 
 /** Warnings to return with an allowed (or denied) response. */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- a handler method that returns nothing is typed void, which undefined does not accept
 export type Warnings = readonly string[] | void | undefined;
 
 /**
@@ -129,10 +130,11 @@ export interface CustomValidator<T extends object = KubernetesObject> {
  * be idempotent: the API server may call it again (reinvocationPolicy IfNeeded).
  */
 export interface CustomDefaulter<T extends object = KubernetesObject> {
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- as for Warnings: `default` may change the object in place and return nothing
   default(obj: T, ctx: AdmissionContext): void | T | Promise<void | T>;
 }
 
-export type WebhookHandler = CustomValidator<any> | CustomDefaulter<any>;
+export type WebhookHandler = CustomValidator<object> | CustomDefaulter<object>;
 
 export const VALIDATOR_METHODS = ['validateCreate', 'validateUpdate', 'validateDelete', 'validateConnect'] as const;
 export const DEFAULTER_METHOD = 'default';

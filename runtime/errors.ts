@@ -147,7 +147,8 @@ export function describeFieldError(error: FieldError): string {
 
 /** field.Error.ErrorBody(): the cause message without the field, as in `status.details.causes[].message`. */
 export function causeMessage(error: FieldError): string {
-  let body = TYPE_WORDS[error.type] ?? `<unknown error ${goQuote(error.type)}>`;
+  // A cause type from plain JavaScript may be none of CauseType's.
+  let body = (TYPE_WORDS as Partial<Record<string, string>>)[error.type] ?? `<unknown error ${goQuote(error.type)}>`;
   if (!VALUELESS.has(error.type) && error.value !== undefined) body += `: ${formatBadValue(error.value)}`;
   return error.message ? `${body}: ${error.message}` : body;
 }
@@ -156,5 +157,5 @@ function formatBadValue(value: unknown): string {
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number') return goNumber(value);
   if (typeof value === 'boolean') return String(value);
-  return goJson(value) ?? String(value);
+  return goJson(value);
 }

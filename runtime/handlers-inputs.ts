@@ -44,14 +44,14 @@ export function writeInputsRecord(root: string, handlersModule: string, inputs: 
 
 /** The recorded inputs of `handlersModule`, or undefined when none are recorded for it. */
 export function readInputsRecord(root: string, handlersModule: string): InputDigests | undefined {
-  let record: Partial<InputsRecord>;
+  let record: { readonly [K in keyof InputsRecord]?: unknown };
   try {
-    record = JSON.parse(readFileSync(path.join(root, HANDLERS_INPUTS_RECORD), 'utf8')) as Partial<InputsRecord>;
+    record = JSON.parse(readFileSync(path.join(root, HANDLERS_INPUTS_RECORD), 'utf8')) as typeof record;
   } catch {
     return undefined;
   }
   const wanted = toPosix(path.relative(root, path.resolve(root, handlersModule)));
-  return record.handlersModule === wanted && typeof record.inputs === 'object' && record.inputs !== null ? record.inputs : undefined;
+  return record.handlersModule === wanted && typeof record.inputs === 'object' && record.inputs !== null ? (record.inputs as InputDigests) : undefined;
 }
 
 /** Files added, removed or changed between two sets of digests, sorted. */

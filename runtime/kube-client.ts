@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 
 export class LazyKubeClient implements KubeClient {
   private loaded: KubeConfig | undefined;
-  private readonly clients = new Map<Function, unknown>();
+  private readonly clients = new Map<new (...args: never[]) => unknown, unknown>();
 
   /** `load` defaults to KUBECONFIG, ~/.kube/config or the in-cluster service account, in that order. */
   constructor(private readonly load: () => KubeConfig = defaultKubeConfig) {}
@@ -56,6 +56,9 @@ export function loadClientNode(): typeof import('@kubernetes/client-node') {
     // The versions shaper-gen is tested with: its own devDependencies.
     const { devDependencies } = require('shaper-gen/package.json') as { devDependencies: Record<string, string> };
     const range = devDependencies['@kubernetes/client-node'];
-    throw new Error(`ctx.kube needs @kubernetes/client-node, which is not installed: add it to the project's dependencies (npm install @kubernetes/client-node@${range}), not devDependencies, so that the image has it`);
+    throw new Error(
+      `ctx.kube needs @kubernetes/client-node, which is not installed: add it to the project's dependencies (npm install @kubernetes/client-node@${range}), not devDependencies, so that the image has it`,
+      { cause: error },
+    );
   }
 }

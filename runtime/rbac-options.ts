@@ -34,18 +34,18 @@ const RULE_KEYS = ['groups', 'resources', 'verbs', 'resourceNames'];
 const VERB = /^(\*|[a-z]+)$/;
 
 export const checkRbacRules: Checker<RbacRule[]> = (value, path, report) => {
-  if (!Array.isArray(value)) return report(path, `rbac must be an array of {groups, resources, verbs}, got ${typeof value}`), undefined;
+  if (!Array.isArray(value)) return (report(path, `rbac must be an array of {groups, resources, verbs}, got ${typeof value}`), undefined);
   return validOnly(report, (report) => eachItem(value, path, report, (rule, at, report) => checkRbacRule(rule, at, report)));
 };
 
 function checkRbacRule(value: unknown, at: ProblemPath, report: Report): RbacRule | undefined {
-  if (!isPlainObject(value)) return report(at, 'rbac rule must be an object {groups, resources, verbs}'), undefined;
+  if (!isPlainObject(value)) return (report(at, 'rbac rule must be an object {groups, resources, verbs}'), undefined);
   for (const key of Object.keys(value)) {
     if (!RULE_KEYS.includes(key)) report([...at, key], `unknown key "${key}" in rbac rule; ${didYouMean(key, RULE_KEYS)}expected ${RULE_KEYS.join(', ')}`);
   }
   const list = (key: string, valid: (item: string) => boolean, expected: string): string[] | undefined => {
     const items = value[key];
-    if (!Array.isArray(items) || items.length === 0) return report([...at, key], `${key} must be a non-empty array of strings`), undefined;
+    if (!Array.isArray(items) || items.length === 0) return (report([...at, key], `${key} must be a non-empty array of strings`), undefined);
     const strings = items.filter((item, j): item is string => {
       const ok = typeof item === 'string' && valid(item);
       if (!ok) report([...at, key, j], `${key}[${j}] ${JSON.stringify(item)} must be ${expected}`);

@@ -21,7 +21,7 @@ export function describeThrown(value: unknown): ThrownDescription {
 
 /** A log line's `err`: the Error itself when pino can serialize it (keeping its own fields), otherwise its description. */
 export function loggableThrown(value: unknown): unknown {
-  if (attempt(() => value instanceof Error && pino.stdSerializers.err(value) !== undefined)) return value;
+  if (attempt(() => value instanceof Error && (pino.stdSerializers.err(value) as unknown) !== undefined)) return value;
   // Null prototype: pino's err serializer takes `type` from the constructor, and would call this an Object.
   return Object.assign(Object.create(null) as object, describeThrown(value));
 }

@@ -43,7 +43,8 @@ function metadata(name: string, extraAnnotations: Record<string, string> = {}) {
     creationTimestamp: null,
     labels: { 'app.kubernetes.io/name': 'checkout', 'app.kubernetes.io/part-of': 'shop', team: 'team-a' },
     annotations: {
-      'kubectl.kubernetes.io/last-applied-configuration': '{"apiVersion":"shaper.io/v1alpha1","kind":"Profile","metadata":{"annotations":{},"name":"checkout","namespace":"team-a"},"spec":{"description":"Checkout service shaping profile"}}',
+      'kubectl.kubernetes.io/last-applied-configuration':
+        '{"apiVersion":"shaper.io/v1alpha1","kind":"Profile","metadata":{"annotations":{},"name":"checkout","namespace":"team-a"},"spec":{"description":"Checkout service shaping profile"}}',
       ...extraAnnotations,
     },
     managedFields: managedFields('kubectl-client-side-apply'),

@@ -22,7 +22,11 @@ function sourceHash(): string {
   const files = readdirSync(PEER_SOURCE_DIR)
     .filter((name) => name === 'go.mod' || name === 'go.sum' || name.endsWith('.go'))
     .sort();
-  for (const name of files) hash.update(`${name}\0`).update(readFileSync(path.join(PEER_SOURCE_DIR, name))).update('\0');
+  for (const name of files)
+    hash
+      .update(`${name}\0`)
+      .update(readFileSync(path.join(PEER_SOURCE_DIR, name)))
+      .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -45,7 +45,16 @@ export function postReview(port: number, urlPath: string, review: unknown): Prom
   const body = JSON.stringify(review);
   return new Promise((resolve, reject) => {
     const request = https.request(
-      { host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, timeout: 10_000, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        method: 'POST',
+        rejectUnauthorized: false,
+        agent: false,
+        timeout: 10_000,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -138,7 +147,12 @@ export async function checkEquivalence(a: Endpoint, b: Endpoint, cases: Equivale
     const [answerA, answerB] = (await Promise.all([postReview(a.port, path, review), postReview(b.port, path, review)])).map((response) => answerOf(response, review)) as [Answer, Answer];
     const found = differences(answerA, answerB, review);
     if (found.length > 0) result.mismatches.push({ path, name, differences: found });
-    result.rows.push({ path, name, outcome: found.length > 0 ? `${outcome(answerA)} / ${outcome(answerB)}` : outcome(answerA), patchOperations: [answerA.patchOperations, answerB.patchOperations] });
+    result.rows.push({
+      path,
+      name,
+      outcome: found.length > 0 ? `${outcome(answerA)} / ${outcome(answerB)}` : outcome(answerA),
+      patchOperations: [answerA.patchOperations, answerB.patchOperations],
+    });
   }
   return result;
 }

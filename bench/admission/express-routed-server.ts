@@ -5,7 +5,6 @@
  *
  *   node dist/bench/admission/express-routed-server.js <certDir>
  */
-import type { AddressInfo } from 'node:net';
 import { MemoryObjects } from '../../runtime/cache/memory-objects.js';
 import { DEFAULT_SERVER_CONFIG, mergeServerConfig } from '../../runtime/config/server-config.js';
 import { LazyKubeClient } from '../../runtime/kube-client.js';
@@ -33,5 +32,5 @@ const server = new WebhookServer({ config, webhooks: new Map(), log, kube, metri
 const deps = { log, kube, objects: new MemoryObjects({}), metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: MemoryBudget.fromHeap() };
 for (const [path, entry] of registerWebhooks(webhooks)) server.app.post(path, admissionEndpoint(entry, deps));
 const { webhook } = await server.start();
-console.log(`listening ${(webhook as AddressInfo).port}`);
+console.log(`listening ${webhook.port}`);
 process.on('SIGTERM', () => void server.shutdown().then(() => process.exit(0)));

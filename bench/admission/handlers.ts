@@ -1,5 +1,5 @@
 /**
- * The webhooks the admission benchmark serves, compiled by bench/tsconfig.json:
+ * The webhooks the admission benchmark serves, compiled by bench/tsconfig.build.json:
  * the sample's Profile defaulter as it is, the sample's Assignment validator
  * with its Profile lookup answered from memory (no API server here: this
  * measures the framework and the handler's own work, not a network call),

@@ -70,7 +70,29 @@ function writeBodies() {
 function writeCertificate(): { cert: string; key: string } {
   const cert = path.join(work, 'tls.crt');
   const key = path.join(work, 'tls.key');
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert], { encoding: 'utf8' });
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { encoding: 'utf8' },
+  );
   if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
   return { cert, key };
 }
@@ -102,7 +124,10 @@ async function startPeer(binary: string, certDir: string, placement: 'pinned' | 
   else children.push((child = spawn(binary, peerArguments(port, certDir), options)));
   // wrk drops the connections it is still opening when its time is up, and net/http logs each one.
   child.stderr!.on('data', (chunk: Buffer) => {
-    const lines = chunk.toString().split('\n').filter((line) => line && !/http: TLS handshake error from [\d.:]+: EOF$/.test(line));
+    const lines = chunk
+      .toString()
+      .split('\n')
+      .filter((line) => line && !/http: TLS handshake error from [\d.:]+: EOF$/.test(line));
     if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
   });
   let output = '';
@@ -127,7 +152,9 @@ async function startPeer(binary: string, certDir: string, placement: 'pinned' | 
 async function startFramework(certDir: string, extraFlags: string[] = [], workers = 1): Promise<Server> {
   const [port, health] = [await freePort(), await freePort()];
   const config = path.join(work, 'server.yaml');
-  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+  writeFileSync(
+    config,
+    `apiVersion: shaper-gen.io/v1alpha1
 kind: ServerConfig
 handlers: [dist/bench/admission/handlers.js]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
@@ -135,7 +162,8 @@ health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: warn }
-`);
+`,
+  );
   const args = [...nodeFlags, ...extraFlags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config, ...(workers > 1 ? ['--workers', String(workers)] : [])];
   const options: SpawnOptions = { cwd: repo, env: processEnv, stdio: ['ignore', 'inherit', 'inherit'] };
   let child: ChildProcess;
@@ -144,10 +172,12 @@ log: { level: warn }
   const until = Date.now() + 20_000;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
-      http.get({ host: '127.0.0.1', port: health, path: '/readyz', agent: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
-      }).on('error', () => resolve(false));
+      http
+        .get({ host: '127.0.0.1', port: health, path: '/readyz', agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode === 200);
+        })
+        .on('error', () => resolve(false));
     });
     if (ok) break;
     if (Date.now() > until || child.exitCode !== null) throw new Error('shaper-gen serve did not become ready');
@@ -225,7 +255,10 @@ function controllerRuntimeVersion(): string {
 
 /** Fails the run, loudly, unless serve and the peer answered every case alike. */
 async function requireEquivalence(serve: Server, peer: Server, label: string, printCases: boolean): Promise<EquivalenceResult> {
-  const endpoints = [{ name: 'serve', port: serve.port }, { name: PEER, port: peer.port }] as const;
+  const endpoints = [
+    { name: 'serve', port: serve.port },
+    { name: PEER, port: peer.port },
+  ] as const;
   const result = await checkEquivalence(...endpoints);
   if (result.mismatches.length > 0) {
     console.error(formatEquivalence(result, ...endpoints));
@@ -323,7 +356,9 @@ async function main() {
   const table = [
     '| workload | conns | req/s | × floor | p50 ms | p99 ms | p99.9 ms | errors |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.workload} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.ratioToFloor.toFixed(2)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.p999Ms.toFixed(2)} | ${r.errors} |`),
+    ...rows.map(
+      (r) => `| ${r.workload} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.ratioToFloor.toFixed(2)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.p999Ms.toFixed(2)} | ${r.errors} |`,
+    ),
   ].join('\n');
   const peerMiB = (value: number | undefined) => (value === undefined ? '' : `, ${PEER} ${value.toFixed(1)}`);
   const memory = [
@@ -331,7 +366,9 @@ async function main() {
     `Peak RSS (MiB) over the whole run, the instances serving 1-2 KB bodies: floor ${peak.floorMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkMiB.toFixed(1)}${peerMiB(peak.peerMiB)}; the instances serving the 200 KB body: floor ${peak.floorLargeBodyMiB.toFixed(1)}, shaper-gen serve ${peak.frameworkLargeBodyMiB.toFixed(1)}${peerMiB(peak.peerLargeBodyMiB)}`,
   ].join('\n');
   const peerNote = servers.peer ? `; ${PEER} ${controllerRuntimeVersion()} peer at GOMAXPROCS=1` : '';
-  console.log(`\nAdmission load: ${rounds} interleaved rounds × ${duration} s per cell, medians; servers on CPU 0, wrk on CPU 1; Node ${process.version}${nodeFlags.length ? `; node flags ${nodeFlags.join(' ')}` : ''}${peerNote}\n`);
+  console.log(
+    `\nAdmission load: ${rounds} interleaved rounds × ${duration} s per cell, medians; servers on CPU 0, wrk on CPU 1; Node ${process.version}${nodeFlags.length ? `; node flags ${nodeFlags.join(' ')}` : ''}${peerNote}\n`,
+  );
   console.log(table);
   console.log(`\n${memory}\n`);
 
@@ -345,13 +382,16 @@ async function main() {
   const file = path.join(out, 'admission.json');
   const peer = servers.peer && {
     controllerRuntime: controllerRuntimeVersion(),
-    go: spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8', timeout: 30_000 }).stdout?.trim() || undefined,
+    go: (spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8', timeout: 30_000 }).stdout as string | null)?.trim() || undefined,
     binary: binary.path,
     builtInMs: 'builtInMs' in binary ? binary.builtInMs : undefined,
     equivalence: equivalence && { cases: equivalence.cases, mismatches: equivalence.mismatches.length, rows: equivalence.rows },
     multicore,
   };
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, nodeFlags, rounds, durationSeconds: duration, rows, rss: { idle, idleAfterWarmup, peak }, peer, targets }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, nodeFlags, rounds, durationSeconds: duration, rows, rss: { idle, idleAfterWarmup, peak }, peer, targets }, null, 2)}\n`,
+  );
   console.log(`wrote ${path.relative(repo, file)}`);
 }
 
@@ -363,7 +403,11 @@ async function multicoreComparison(binary: string, certDir: string, floor: Serve
   const peer = await startPeer(binary, certDir, 'both-cpus');
   const serveWorkers = await startFramework(certDir, [], 2);
   const cells = [{ name: 'floor (profile body), CPU 0', port: floor.port, path: '/' }];
-  for (const [workload, urlPath] of [['allow-all', '/validate-allow-all'], ['mutate-profile', '/mutate-profile'], ['validate-profile', '/validate-profile']] as const) {
+  for (const [workload, urlPath] of [
+    ['allow-all', '/validate-allow-all'],
+    ['mutate-profile', '/mutate-profile'],
+    ['validate-profile', '/validate-profile'],
+  ] as const) {
     cells.push(
       { name: `${workload}, serve on CPU 0`, port: serve.port, path: urlPath },
       { name: `${workload}, serve --workers 2 unpinned`, port: serveWorkers.port, path: urlPath },
@@ -395,7 +439,9 @@ async function multicoreComparison(binary: string, certDir: string, floor: Serve
     };
   });
   const peakMiB = rssMiB(peer.pid, 'VmHWM');
-  console.log(`\n${PEER} at GOMAXPROCS=2 and serve --workers 2 on both CPUs (wrk still on CPU 1), beside serve as a single process on CPU 0: ${MULTICORE_CONNECTIONS} connections, profile body, ${rounds} rounds × ${duration} s, medians\n`);
+  console.log(
+    `\n${PEER} at GOMAXPROCS=2 and serve --workers 2 on both CPUs (wrk still on CPU 1), beside serve as a single process on CPU 0: ${MULTICORE_CONNECTIONS} connections, profile body, ${rounds} rounds × ${duration} s, medians\n`,
+  );
   console.log('| workload | req/s | × floor | p99 ms | errors |\n|---|---:|---:|---:|---:|');
   for (const row of rows) console.log(`| ${row.workload} | ${row.rps.toFixed(0)} | ${row.ratioToFloor.toFixed(2)} | ${row.p99Ms.toFixed(2)} | ${row.errors} |`);
   console.log(`\nPeak RSS of the GOMAXPROCS=2 peer: ${peakMiB.toFixed(1)} MiB\n`);

@@ -50,11 +50,17 @@ try {
     await crds.createCustomResourceDefinition({ body: loadYaml<V1CustomResourceDefinition>(readFileSync(path.join(REPO_ROOT, 'sample/config/crd', file), 'utf8')) });
   }
   const review = assignmentReview();
-  const namespace = review.request.namespace!;
+  const namespace = review.request.namespace;
   await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
   const objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
   await waitFor('the Profile CRD to serve', () => objects.listNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles' }).then(() => true), 60_000, 250);
-  await objects.createNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles', body: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'gold', namespace }, spec: { tier: 'gold' } } });
+  await objects.createNamespacedCustomObject({
+    group: 'shaper.io',
+    version: 'v1alpha1',
+    namespace,
+    plural: 'profiles',
+    body: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'gold', namespace }, spec: { tier: 'gold' } },
+  });
 
   const started = await startServe(env.kubeconfigPath);
   server = started.child;
@@ -78,7 +84,9 @@ try {
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`\n/validate-assignment against a real kube-apiserver: ${rounds} interleaved rounds × ${duration} s, ${CONNECTIONS} connections, medians; Node ${process.version}`);
-  console.log(`${'lookup'.padEnd(10)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'API GETs/round'.padStart(16)}${'GETs/request'.padStart(14)}${'LIST+WATCH/round'.padStart(18)}`);
+  console.log(
+    `${'lookup'.padEnd(10)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'API GETs/round'.padStart(16)}${'GETs/request'.padStart(14)}${'LIST+WATCH/round'.padStart(18)}`,
+  );
   const summary: Record<string, unknown> = {};
   for (const cell of CELLS) {
     const runs = results.get(cell.name)!;
@@ -124,7 +132,7 @@ function rawMetrics(): Promise<string> {
     https
       .get(url, { ca: Buffer.from(cluster.caData!, 'base64'), cert: Buffer.from(user.certData!, 'base64'), key: Buffer.from(user.keyData!, 'base64') }, (res) => {
         let text = '';
-        res.on('data', (chunk) => (text += chunk));
+        res.on('data', (chunk) => (text += String(chunk)));
         res.on('end', () => resolve(text));
       })
       .on('error', reject);
@@ -157,29 +165,39 @@ export const webhooks = [AssignmentValidator, LiveAssignmentValidator];
   );
   const [port, health] = [await freePort(), await freePort()];
   const config = path.join(work, 'server.yaml');
-  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+  writeFileSync(
+    config,
+    `apiVersion: shaper-gen.io/v1alpha1
 kind: ServerConfig
 handlers: [${handlers}]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 log: { level: warn }
-`);
+`,
+  );
   const child = spawn('taskset', ['-c', '0', process.execPath, ...chartNodeOptions(REPO_ROOT), path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
     cwd: REPO_ROOT,
     env: { ...chartProcessEnv(REPO_ROOT), KUBECONFIG: kubeconfig },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitFor('shaper-gen serve to be ready (its Profile cache synced)', async () => {
-    if (child.exitCode !== null) throw new Error(`shaper-gen serve exited with ${child.exitCode}`);
-    const status = await new Promise<number>((resolve) => {
-      http.get({ host: '127.0.0.1', port: health, path: '/readyz', agent: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }).on('error', () => resolve(0));
-    });
-    return status === 200 ? true : undefined;
-  }, 30_000, 200);
+  await waitFor(
+    'shaper-gen serve to be ready (its Profile cache synced)',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`shaper-gen serve exited with ${child.exitCode}`);
+      const status = await new Promise<number>((resolve) => {
+        http
+          .get({ host: '127.0.0.1', port: health, path: '/readyz', agent: false }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', () => resolve(0));
+      });
+      return status === 200 ? true : undefined;
+    },
+    30_000,
+    200,
+  );
   return { child, port, ca: ca.cert };
 }
 
@@ -187,7 +205,7 @@ function postOnce(port: number, ca: string, urlPath: string, body: string): Prom
   return new Promise((resolve, reject) => {
     const req = https.request({ host: '127.0.0.1', port, path: urlPath, method: 'POST', ca, servername: 'localhost', headers: { 'Content-Type': 'application/json' } }, (res) => {
       let text = '';
-      res.on('data', (chunk) => (text += chunk));
+      res.on('data', (chunk) => (text += String(chunk)));
       res.on('end', () => resolve(text));
     });
     req.on('error', reject);

@@ -42,7 +42,10 @@ function profile(tier: string) {
 export function baseReviews(): { path: FaultCase['path']; review: Record<string, any> }[] {
   const bases: { path: FaultCase['path']; review: Record<string, any> }[] = [];
   for (const apiVersion of ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1']) {
-    for (const [path, operation] of [['/validate-profile', 'UPDATE'], ['/mutate-profile', 'CREATE']] as const) {
+    for (const [path, operation] of [
+      ['/validate-profile', 'UPDATE'],
+      ['/mutate-profile', 'CREATE'],
+    ] as const) {
       bases.push({
         path,
         review: {
@@ -153,7 +156,16 @@ export function faultCorpus(options: { seed?: number; sample?: number } = {}): F
       const inName = text.replace('"fast"', `"fa${Buffer.from(invalid).toString('latin1')}st"`);
       cases.push(bytesCase('invalid UTF-8', path, Buffer.from(inName, 'latin1')));
     }
-    for (const type of ['text/plain', 'application/json-patch+json', 'application/yaml', 'application/x-www-form-urlencoded', 'APPLICATION/JSON', 'application/json; charset=utf-8', 'application/json;;', 'json']) {
+    for (const type of [
+      'text/plain',
+      'application/json-patch+json',
+      'application/yaml',
+      'application/x-www-form-urlencoded',
+      'APPLICATION/JSON',
+      'application/json; charset=utf-8',
+      'application/json;;',
+      'json',
+    ]) {
       cases.push({ ...jsonCase('Content-Type', path, text), headers: { 'Content-Type': type } });
     }
     cases.push({ ...jsonCase('Content-Type', path, text), headers: {} });

@@ -1,5 +1,5 @@
 /**
- * The fault script's own webhook, compiled by bench/tsconfig.json: a validator
+ * The fault script's own webhook, compiled by bench/tsconfig.build.json: a validator
  * that blocks the event loop for 2 s, to show what a CPU-bound handler does to
  * every other request and to the probes.
  */

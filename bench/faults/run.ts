@@ -37,6 +37,7 @@ const concurrency = Number(argument('concurrency', '8'));
 const holdLimitMs = Number(argument('hold-limit', '150')) * 1000;
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-faults-'));
+// eslint-disable-next-line prefer-const -- the exit handler below reads it before the server starts
 let server: ChildProcess | undefined;
 process.on('exit', () => {
   server?.kill('SIGKILL');
@@ -60,11 +61,35 @@ const rssMiB = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${f
 async function startServer(): Promise<{ port: number; health: number; child: ChildProcess; exited: () => string | undefined }> {
   const certDir = path.join(work, 'certs');
   mkdirSync(certDir);
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', path.join(certDir, 'tls.key'), '-out', path.join(certDir, 'tls.crt')], { encoding: 'utf8' });
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      path.join(certDir, 'tls.key'),
+      '-out',
+      path.join(certDir, 'tls.crt'),
+    ],
+    { encoding: 'utf8' },
+  );
   if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
   const [port, health] = [await freePort(), await freePort()];
   const config = path.join(work, 'server.yaml');
-  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+  writeFileSync(
+    config,
+    `apiVersion: shaper-gen.io/v1alpha1
 kind: ServerConfig
 handlers: [dist/bench/faults/offline-sample.js, dist/bench/faults/handlers.js]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
@@ -72,14 +97,19 @@ health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: fatal }
-`);
+`,
+  );
   // The chart's own Node flags, so the figures describe the server as deployed.
-  const child = spawn(process.execPath, [...chartNodeOptions(repo), path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], { cwd: repo, env: chartProcessEnv(repo), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...chartNodeOptions(repo), path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
+    cwd: repo,
+    env: chartProcessEnv(repo),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   let exit: string | undefined;
   child.on('exit', (code, signal) => void (exit = `exited (code ${code}, signal ${signal}): ${stderr.slice(-2000)}`));
-  for (const until = Date.now() + 20_000; ; ) {
+  for (const until = Date.now() + 20_000; ;) {
     if ((await get(health, '/readyz')).status === 200) break;
     if (exit || Date.now() > until) {
       child.kill('SIGKILL');
@@ -157,7 +187,14 @@ async function blockingHandler(port: number, health: number) {
   const blocker = JSON.stringify({
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
-    request: { uid: 'block', kind: { group: 'example.io', version: 'v1', kind: 'Blocker' }, resource: { group: 'example.io', version: 'v1', resource: 'blockers' }, operation: 'CREATE', userInfo: {}, object: { metadata: { name: 'b' } } },
+    request: {
+      uid: 'block',
+      kind: { group: 'example.io', version: 'v1', kind: 'Blocker' },
+      resource: { group: 'example.io', version: 'v1', resource: 'blockers' },
+      operation: 'CREATE',
+      userInfo: {},
+      object: { metadata: { name: 'b' } },
+    },
   });
   const [valid] = faultCorpus({ sample: 100_000 });
   const blocked = sendAll({ port }, [{ kind: 'block', path: '/validate-blocking' as never, body: Buffer.from(blocker), headers: { 'Content-Type': 'application/json' }, uid: 'block' }], 1);
@@ -186,22 +223,30 @@ const holds = await slowAndIdleClients(port);
 const blocking = await blockingHandler(port, health);
 const alive = exited() === undefined && (await get(health, '/healthz')).status === 200;
 
-console.log(`\nMalformed input: ${input.cases} requests in ${input.seconds.toFixed(1)} s, ${concurrency} at a time; RSS ${input.rssBeforeMiB.toFixed(0)} MiB before, peak ${input.peakRssMiB.toFixed(0)} MiB`);
+console.log(
+  `\nMalformed input: ${input.cases} requests in ${input.seconds.toFixed(1)} s, ${concurrency} at a time; RSS ${input.rssBeforeMiB.toFixed(0)} MiB before, peak ${input.peakRssMiB.toFixed(0)} MiB`,
+);
 const statuses = [...new Set(Object.values(input.statuses).flatMap((byStatus) => Object.keys(byStatus)))].sort();
 console.log(['class'.padEnd(22), ...statuses.map((s) => s.padStart(8))].join(''));
 for (const [kind, byStatus] of Object.entries(input.statuses)) console.log([kind.padEnd(22), ...statuses.map((s) => String(byStatus[s] ?? '').padStart(8))].join(''));
 const total = (status: string) => Object.values(input.statuses).reduce((sum, byStatus) => sum + (byStatus[status] ?? 0), 0);
 console.log(['total'.padEnd(22), ...statuses.map((s) => String(total(s)).padStart(8))].join(''));
-console.log(`crashes: ${input.crashed ? 1 : 0}   transport errors: ${input.transportErrors.length}   unparseable answers: ${input.unparseable.length}   answers the API machinery refuses: ${input.rejectedByOracle.length}   wrong apiVersion: ${input.wrongApiVersion.length}   foreign uid: ${input.foreignUid.length}`);
+console.log(
+  `crashes: ${input.crashed ? 1 : 0}   transport errors: ${input.transportErrors.length}   unparseable answers: ${input.unparseable.length}   answers the API machinery refuses: ${input.rejectedByOracle.length}   wrong apiVersion: ${input.wrongApiVersion.length}   foreign uid: ${input.foreignUid.length}`,
+);
 for (const problem of [...input.unparseable, ...input.rejectedByOracle, ...input.transportErrors].slice(0, 10)) console.log('  ', JSON.stringify(problem));
 
 console.log('\nSlow and idle clients: how long the server keeps the socket');
 for (const h of holds) console.log(`  ${h.client.padEnd(42)} ${h.heldMs === null ? '—' : `${(h.heldMs / 1000).toFixed(1)} s`.padStart(8)}  ${h.note}`);
 
 console.log('\nA handler blocking the event loop for 2 s: what others saw meanwhile (every 100 ms for 2.5 s)');
-for (const [name, f] of Object.entries(blocking)) console.log(`  ${name.padEnd(20)} ${String(f.requests).padStart(3)} requests, slowest ${f.maxMs} ms, ${f.over1s} over 1 s (the probes' timeout)`);
+for (const [name, f] of Object.entries(blocking))
+  console.log(`  ${name.padEnd(20)} ${String(f.requests).padStart(3)} requests, slowest ${f.maxMs} ms, ${f.over1s} over 1 s (the probes' timeout)`);
 console.log(`\nserver alive at the end: ${alive}`);
 
 mkdirSync(path.join(repo, 'bench/results'), { recursive: true });
-writeFileSync(path.join(repo, 'bench/results/faults.json'), JSON.stringify({ when: new Date().toISOString(), input: { ...input, unparseable: input.unparseable.length, rejectedByOracle: input.rejectedByOracle.length }, holds, blocking, alive }, null, 2));
+writeFileSync(
+  path.join(repo, 'bench/results/faults.json'),
+  JSON.stringify({ when: new Date().toISOString(), input: { ...input, unparseable: input.unparseable.length, rejectedByOracle: input.rejectedByOracle.length }, holds, blocking, alive }, null, 2),
+);
 process.exit(alive && !input.crashed ? 0 : 1);

@@ -63,7 +63,10 @@ export function readRequest(fault: FaultCase): { object?: unknown; apiVersion?: 
   try {
     const parsed = JSON.parse(fault.body.toString('utf8'));
     const object = parsed?.request?.object;
-    return { object: typeof object === 'object' && object !== null && !Array.isArray(object) ? object : undefined, apiVersion: REVIEW_VERSIONS.includes(parsed?.apiVersion) ? parsed.apiVersion : undefined };
+    return {
+      object: typeof object === 'object' && object !== null && !Array.isArray(object) ? object : undefined,
+      apiVersion: REVIEW_VERSIONS.includes(parsed?.apiVersion) ? parsed.apiVersion : undefined,
+    };
   } catch {
     return {};
   }

@@ -33,7 +33,9 @@ function packagesBySize(nodeModules: string): { name: string; bytes: number }[] 
   return packages.sort((a, b) => b.bytes - a.bytes || a.name.localeCompare(b.name));
 }
 
-const nodeBase = sh('bash', [path.join(repo, 'scripts/install-node-images.sh')]).split('\n').at(-1)!;
+const nodeBase = sh('bash', [path.join(repo, 'scripts/install-node-images.sh')])
+  .split('\n')
+  .at(-1)!;
 const image = 'localhost/shaper-webhooks-bench:latest';
 const started = Date.now();
 sh('buildah', ['bud', '--quiet', '--layers', '--pull-never', '--network', 'host', '--build-arg', `NODE_IMAGE=${nodeBase}`, '-t', image, '-f', 'Dockerfile', '.']);

@@ -44,14 +44,17 @@ function bigProfile(bytes: number, operation: 'CREATE' | 'UPDATE', shape: 'annot
 /** The HTTP status and the review's outcome: `200 allowed`, `200 denied 413`, or `failed` when no answer came. */
 function post(port: number, urlPath: string, body: string): Promise<string> {
   return new Promise((resolve) => {
-    const req = https.request({ host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' }, timeout: 60_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const response = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { response?: { allowed?: boolean; status?: { code?: number } } }).response;
-        resolve(`${res.statusCode} ${response?.allowed ? 'allowed' : `denied ${response?.status?.code}`}`);
-      });
-    });
+    const req = https.request(
+      { host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' }, timeout: 60_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const response = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { response?: { allowed?: boolean; status?: { code?: number } } }).response;
+          resolve(`${res.statusCode} ${response?.allowed ? 'allowed' : `denied ${response?.status?.code}`}`);
+        });
+      },
+    );
     req.on('error', () => resolve('failed'));
     req.on('timeout', () => req.destroy());
     req.end(body);
@@ -67,18 +70,25 @@ async function measure(oldSpace: number | undefined, name: string, urlPath: stri
   const [port, health] = [await freePort(), await freePort()];
   const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-mem-'));
   const config = path.join(work, 'server.yaml');
-  writeFileSync(config, `apiVersion: shaper-gen.io/v1alpha1
+  writeFileSync(
+    config,
+    `apiVersion: shaper-gen.io/v1alpha1
 kind: ServerConfig
 handlers: [dist/bench/admission/handlers.js${withApiClient ? `, ${apiClientHandlers(work)}` : ''}]
 webhook: { bindAddress: 127.0.0.1, port: ${port} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 log: { level: error }
-`);
+`,
+  );
   const flags = [...renderedNodeOptions, ...(oldSpace ? [`--max-old-space-size=${oldSpace}`] : [])];
-  const child = spawn(process.execPath, [...flags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--dev', '--config', config], { cwd: repo, env: chartProcessEnv(repo), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...flags, path.join(repo, 'dist/bin/shaper-gen.js'), 'serve', '--dev', '--config', config], {
+    cwd: repo,
+    env: chartProcessEnv(repo),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const deadline = Date.now() + 20_000;
   while (!stderr.includes('shaper-gen serve --dev')) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start: ${stderr}`);
@@ -91,7 +101,9 @@ log: { level: error }
   const peak = peakRssMiB(child.pid!);
   if (peak === undefined) await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 2000))]);
   const alive = peak !== undefined && child.exitCode === null && child.signalCode === null;
-  const histogram = Object.entries(statuses.reduce<Record<string, number>>((h, s) => ({ ...h, [s]: (h[s] ?? 0) + 1 }), {})).map(([s, n]) => `${s} ×${n}`).join(', ');
+  const histogram = Object.entries(statuses.reduce<Record<string, number>>((h, s) => ({ ...h, [s]: (h[s] ?? 0) + 1 }), {}))
+    .map(([s, n]) => `${s} ×${n}`)
+    .join(', ');
   const sizes = [...new Set(bodies.map((b) => (b.length / MiB).toFixed(1)))].join('/');
   console.log(`| ${name} | ${bodies.length} × ${sizes} MiB | ${histogram} | ${seconds} s | ${idle} → ${alive ? peak : `died (${child.signalCode ?? child.exitCode})`} MiB |`);
   if (child.exitCode === null && child.signalCode === null) {
@@ -121,14 +133,37 @@ const oldSpace = oldSpaceFlag > 0 ? Number(process.argv[oldSpaceFlag + 1]) : und
 console.log(`node flags: ${renderedNodeOptions.join(' ')}${oldSpace ? ` --max-old-space-size=${oldSpace}` : ''}${withApiClient ? '; with @kubernetes/client-node loaded' : ''}\n`);
 console.log('| case | requests | answers | wall | RSS idle → peak |');
 console.log('| --- | --- | --- | --- | --- |');
-await measure(oldSpace, 'mutate UPDATE, annotations', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'annotations')));
-await measure(oldSpace, 'mutate UPDATE, keys', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'many-keys')));
+await measure(
+  oldSpace,
+  'mutate UPDATE, annotations',
+  '/mutate-profile',
+  Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'annotations')),
+);
+await measure(
+  oldSpace,
+  'mutate UPDATE, keys',
+  '/mutate-profile',
+  Array.from({ length: 4 }, () => bigProfile(3 * MiB, 'UPDATE', 'many-keys')),
+);
 await measure(oldSpace, 'mutate CREATE, 7 MiB of keys', '/mutate-profile', [bigProfile(6.9 * MiB, 'CREATE', 'many-keys')]);
 await measure(oldSpace, 'validate CREATE, 7 MiB of keys', '/validate-allow-all', [bigProfile(6.9 * MiB, 'CREATE', 'many-keys')]);
-await measure(oldSpace, 'mutate CREATE, 7 MiB × 4', '/mutate-profile', Array.from({ length: 4 }, () => bigProfile(6.9 * MiB, 'CREATE', 'annotations')));
-await measure(oldSpace, 'mutate CREATE, 7 MiB of keys × 3', '/mutate-profile', Array.from({ length: 3 }, () => bigProfile(6.9 * MiB, 'CREATE', 'many-keys')));
+await measure(
+  oldSpace,
+  'mutate CREATE, 7 MiB × 4',
+  '/mutate-profile',
+  Array.from({ length: 4 }, () => bigProfile(6.9 * MiB, 'CREATE', 'annotations')),
+);
+await measure(
+  oldSpace,
+  'mutate CREATE, 7 MiB of keys × 3',
+  '/mutate-profile',
+  Array.from({ length: 3 }, () => bigProfile(6.9 * MiB, 'CREATE', 'many-keys')),
+);
 // The largest review of each shape (maxRequestBytes less 1 KiB), one per fresh server: what the chart's heap admits, and the peak it costs.
 const largest = 7 * MiB - 1024;
-for (const [urlPath, work] of [['/mutate-profile', 'mutate'], ['/validate-allow-all', 'validate']] as const) {
+for (const [urlPath, work] of [
+  ['/mutate-profile', 'mutate'],
+  ['/validate-allow-all', 'validate'],
+] as const) {
   for (const shape of Object.keys(REVIEW_SHAPES)) await measure(oldSpace, `${work}, 7 MiB of ${shape}`, urlPath, [shapedReview(`${work}-${shape}`, shape, largest)]);
 }

@@ -30,4 +30,3 @@ export function shapedReview(uid: string, shape: string, bytes: number): string 
   }
   return head + parts.join(',') + tail;
 }
-

@@ -140,7 +140,9 @@ func (s *Service${i}) Summarize() string {
 export function writeSampleGoProject(dir: string): { markers: number } {
   const write = writer(dir);
   write('go.mod', `module ${MODULE}\n\ngo 1.22\n`);
-  write('api/v1alpha1/group.go', `// Package v1alpha1 holds the shaper.io API types.
+  write(
+    'api/v1alpha1/group.go',
+    `// Package v1alpha1 holds the shaper.io API types.
 package v1alpha1
 
 // Group and Version of the shaper.io API.
@@ -148,8 +150,11 @@ const (
 	Group   = "shaper.io"
 	Version = "v1alpha1"
 )
-`);
-  write('api/v1alpha1/profile.go', `package v1alpha1
+`,
+  );
+  write(
+    'api/v1alpha1/profile.go',
+    `package v1alpha1
 
 // ProfileTiers in increasing order.
 var ProfileTiers = []string{"bronze", "silver", "gold"}
@@ -179,8 +184,11 @@ type Profile struct {
 	Labels    map[string]string
 	Spec      ProfileSpec
 }
-`);
-  write('api/v1alpha1/assignment.go', `package v1alpha1
+`,
+  );
+  write(
+    'api/v1alpha1/assignment.go',
+    `package v1alpha1
 
 // DefaultWeight of an Assignment that sets none.
 const DefaultWeight = 1
@@ -198,8 +206,11 @@ type Assignment struct {
 	Namespace string
 	Spec      AssignmentSpec
 }
-`);
-  write('api/v1alpha1/quantity.go', `package v1alpha1
+`,
+  );
+  write(
+    'api/v1alpha1/quantity.go',
+    `package v1alpha1
 
 import (
 	"regexp"
@@ -216,8 +227,11 @@ func IsNegativeQuantity(value string) bool {
 	f, err := strconv.ParseFloat(value, 64)
 	return err == nil && f < 0
 }
-`);
-  write('internal/webhook/profile_defaulter.go', `package webhook
+`,
+  );
+  write(
+    'internal/webhook/profile_defaulter.go',
+    `package webhook
 
 import v1alpha1 "${MODULE}/api/v1alpha1"
 
@@ -241,8 +255,11 @@ func (d *ProfileDefaulter) Default(profile *v1alpha1.Profile) error {
 	profile.Labels["shaper.io/tier"] = profile.Spec.Tier
 	return nil
 }
-`);
-  write('internal/webhook/profile_validator.go', `package webhook
+`,
+  );
+  write(
+    'internal/webhook/profile_validator.go',
+    `package webhook
 
 import (
 	"errors"
@@ -292,8 +309,11 @@ func (v *ProfileValidator) ValidateUpdate(old, profile *v1alpha1.Profile) error 
 	}
 	return errors.Join(errs...)
 }
-`);
-  write('internal/webhook/profile_lookup.go', `package webhook
+`,
+  );
+  write(
+    'internal/webhook/profile_lookup.go',
+    `package webhook
 
 import (
 	"context"
@@ -313,8 +333,11 @@ type MemoryProfileLookup map[string]*v1alpha1.Profile
 func (m MemoryProfileLookup) Get(_ context.Context, namespace, name string) (*v1alpha1.Profile, error) {
 	return m[namespace+"/"+name], nil
 }
-`);
-  write('internal/webhook/assignment_defaulter.go', `package webhook
+`,
+  );
+  write(
+    'internal/webhook/assignment_defaulter.go',
+    `package webhook
 
 import v1alpha1 "${MODULE}/api/v1alpha1"
 
@@ -331,8 +354,11 @@ func (d *AssignmentDefaulter) Default(assignment *v1alpha1.Assignment) error {
 	}
 	return nil
 }
-`);
-  write('internal/webhook/assignment_validator.go', `package webhook
+`,
+  );
+  write(
+    'internal/webhook/assignment_validator.go',
+    `package webhook
 
 import (
 	"context"
@@ -384,6 +410,7 @@ func (v *AssignmentValidator) ValidateDelete(ctx context.Context, assignment *v1
 	}
 	return nil
 }
-`);
+`,
+  );
   return { markers: 4 };
 }

@@ -31,7 +31,7 @@ export function runWrk({ port, urlPath, bodyFile, connections, seconds }: WrkRun
     env: { ...process.env, SHAPER_BENCH_BODY: bodyFile },
     timeout: (seconds + 30) * 1000,
   });
-  const line = /SHAPER_BENCH_RESULT (\{.*\})/.exec(result.stdout ?? '');
+  const line = /SHAPER_BENCH_RESULT (\{.*\})/.exec(result.stdout || '');
   if (!line) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`);
   const r = JSON.parse(line[1]!) as { requests: number; durationUs: number; errors: number; p50Us: number; p99Us: number; p999Us: number };
   return { rps: r.requests / (r.durationUs / 1e6), p50Ms: r.p50Us / 1000, p99Ms: r.p99Us / 1000, p999Ms: r.p999Us / 1000, errors: r.errors };

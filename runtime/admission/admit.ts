@@ -72,12 +72,7 @@ export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: numbe
  * The decision on one request. Synchronous when the handler is (no promise,
  * no timer, no microtask on the hot path); a promise when the handler returns one.
  */
-export function admit(
-  webhook: ResolvedWebhook,
-  handler: WebhookHandler,
-  request: AdmissionRequest,
-  options: AdmitOptions,
-): AdmitResult | Promise<AdmitResult> {
+export function admit(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, options: AdmitOptions): AdmitResult | Promise<AdmitResult> {
   const ctx = new RequestContext(webhook, request, options.log, options.kube, options.objects);
   const ms = options.deadlineMs ?? handlerDeadlineMs(webhook);
   const decided = decide(webhook, handler, request, ctx, { ms, remainingMs: ms - (options.waitedMs ?? 0) });
@@ -120,11 +115,12 @@ function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: 
     return { outcome: 'denied', response: erroredResponse(400, `${request.operation} request for webhook ${ctx.webhook.path} carries no object`, request.uid) };
   }
   const working = cloneJson(original);
-  return then(settle(handler.default(working, ctx), ctx, deadline), (returned): AdmitResult => {
+  // `returned` as unknown: a handler in plain JavaScript can return anything.
+  return then(settle(handler.default(working, ctx), ctx, deadline), (returned: unknown): AdmitResult => {
     if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
       throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
     }
-    const patched = asJsonValue((returned as KubernetesObject | undefined) ?? working) as KubernetesObject;
+    const patched = asJsonValue(returned ?? working) as KubernetesObject;
     const patch = diffObjects(original, patched);
     const response = withWarnings(allowed, ctx, undefined);
     if (patch.length > 0) {

@@ -46,7 +46,8 @@ export class RequestContext implements AdmissionContext {
     return (this.controller ??= new AbortController()).signal;
   }
 
-  warn(message: string): void {
+  /** `message` as unknown: String() keeps a handler in plain JavaScript from adding a non-string. */
+  warn(message: unknown): void {
     this.warnings.push(String(message));
   }
 

@@ -131,7 +131,7 @@ export function measureJson(text: string, maxDepth: number): JsonShape | undefin
     largeObjectProperties,
     strings,
     distinctKeys: Math.min(hashedKeys, estimateDistinct(keyHashes)),
-    twoByte: /[^\u0000-\u00ff]/.test(text),
+    twoByte: /[\u0100-\uffff]/.test(text),
   };
 }
 
@@ -153,5 +153,5 @@ function estimateDistinct(bitmap: Uint32Array): number {
 function popCount(word: number): number {
   let bits = word - ((word >>> 1) & 0x55555555);
   bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
-  return (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  return Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }

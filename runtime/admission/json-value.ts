@@ -47,7 +47,7 @@ function isPlainJson(value: unknown, depth: number): boolean {
   if (value === null) return true;
   if (depth >= PLAIN_CHECK_DEPTH) return false;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   if (Array.isArray(value)) return prototype === Array.prototype && everyItem(value, depth + 1);
   if (prototype !== Object.prototype && prototype !== null) return false;
   return everyProperty(value as Record<string, unknown>, depth + 1);
@@ -81,9 +81,9 @@ export function cloneJson<T>(value: T): T {
     for (let index = 0; index < value.length; index++) copy[index] = cloneJson(value[index]);
     return copy as T;
   }
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
-  const copy: Record<string, unknown> = prototype === null ? Object.create(null) : {};
+  const copy: Record<string, unknown> = prototype === null ? (Object.create(null) as Record<string, unknown>) : {};
   for (const key of Object.keys(value)) {
     const item = cloneJson((value as Record<string, unknown>)[key]);
     // A `__proto__` key (JSON.parse makes it an own property) must stay data, not become the prototype.

@@ -20,7 +20,9 @@ type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 type Fields = Record<string, unknown>;
 
 const LEVEL_METHODS = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'fatal'] satisfies Level[]);
-const silent = () => {};
+const silent = () => {
+  // A level below the logger's: nothing to write.
+};
 const processKeysOf = new WeakMap<Logger, ReadonlySet<string>>();
 
 export function lazyChildLogger(base: Logger, bindings: () => Fields, options?: ChildLoggerOptions): Logger {
@@ -29,14 +31,18 @@ export function lazyChildLogger(base: Logger, bindings: () => Fields, options?: 
   const ownBindings = () => (bound ??= renameClashes(bindings(), processKeys(base), {}));
   const materialise = () => (child ??= base.child(ownBindings(), options));
 
-  const log = (level: Level, real: Logger) => (first: unknown, ...rest: unknown[]) => {
-    const writeMessage = rest.length > 0 && rest[0] !== undefined;
-    if (!isFields(first) || !clashes(first, ownBindings(), processKeys(base), writeMessage)) return (real[level] as (...args: unknown[]) => void)(first, ...rest);
-    // Rare: a line of its own, without the bindings the call replaces.
-    const kept = Object.fromEntries(Object.entries(ownBindings()).filter(([key]) => !Object.hasOwn(first, key)));
-    const line = base.child(kept, { ...options, level: real.level });
-    (line[level] as (...args: unknown[]) => void)(renameClashes(first, withMessageKey(processKeys(base), writeMessage), kept), ...rest);
-  };
+  const log =
+    (level: Level, real: Logger) =>
+    (first: unknown, ...rest: unknown[]): void => {
+      const writeMessage = rest.length > 0 && rest[0] !== undefined;
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: no overload of pino's LogFn takes an unknown message
+      if (!isFields(first) || !clashes(first, ownBindings(), processKeys(base), writeMessage)) return (real[level] as (...args: unknown[]) => void)(first, ...rest);
+      // Rare: a line of its own, without the bindings the call replaces.
+      const kept = Object.fromEntries(Object.entries(ownBindings()).filter(([key]) => !Object.hasOwn(first, key)));
+      const line = base.child(kept, { ...options, level: real.level });
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as above
+      (line[level] as (...args: unknown[]) => void)(renameClashes(first, withMessageKey(processKeys(base), writeMessage), kept), ...rest);
+    };
 
   return new Proxy(base, {
     get(_target, property) {

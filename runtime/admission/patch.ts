@@ -9,10 +9,7 @@
  */
 import type { KubernetesObject } from '../contract.js';
 
-export type PatchOperation =
-  | { op: 'add'; path: string; value: unknown }
-  | { op: 'replace'; path: string; value: unknown }
-  | { op: 'remove'; path: string };
+export type PatchOperation = { op: 'add'; path: string; value: unknown } | { op: 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
 
 type Container = Record<string, unknown> | unknown[];
 

@@ -22,11 +22,15 @@ export function limitResponse(response: AdmissionResponse): AdmissionResponse {
     status.message = cutRunes(status.message, MAX_TOTAL_RUNES);
     const causes = status.details?.causes;
     if (causes) {
-      status.details!.causes = keepLikeWarnings(causes, (cause) => cause.message ?? '', (cause, runes): StatusCause => ({
-        ...cause,
-        ...(cause.message !== undefined && { message: cutRunes(cause.message, runes) }),
-        ...(cause.field !== undefined && { field: cutRunes(cause.field, runes) }),
-      }));
+      status.details!.causes = keepLikeWarnings(
+        causes,
+        (cause) => cause.message ?? '',
+        (cause, runes): StatusCause => ({
+          ...cause,
+          ...(cause.message !== undefined && { message: cutRunes(cause.message, runes) }),
+          ...(cause.field !== undefined && { field: cutRunes(cause.field, runes) }),
+        }),
+      );
     }
   }
   return response;

@@ -61,9 +61,7 @@ export interface AdmissionReview {
  * answered under the webhook's failurePolicy; every other refusal is of a
  * body no API server sends (docs/adr/0001-http-200-for-refusable-reviews.md).
  */
-export type DecodeResult =
-  | { review: AdmissionReview & { request: AdmissionRequest } }
-  | ({ error: string; exceedsLimit?: true } & ReviewIdentity);
+export type DecodeResult = { review: AdmissionReview & { request: AdmissionRequest } } | ({ error: string; exceedsLimit?: true } & ReviewIdentity);
 
 /**
  * The deepest nesting accepted, in objects and arrays. The API server's own
@@ -173,7 +171,8 @@ function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value).slice(0, 32)}`;
+  const scalar = value as number | boolean; // what is left of a JSON value
+  return `${typeof value} ${String(scalar).slice(0, 32)}`;
 }
 
 interface Scan {

@@ -40,11 +40,11 @@ export class ApiReader {
   /** Every object (all pages), each with apiVersion and kind set as a single GET would return it. */
   async list(resource: CachedResource, namespace?: string, signal?: AbortSignal): Promise<ObjectList> {
     const items: KubernetesObject[] = [];
-    let resourceVersion = '';
+    let resourceVersion: string;
     let continueToken: string | undefined;
     do {
       const query = new URLSearchParams({ limit: String(LIST_PAGE_SIZE), ...(continueToken && { continue: continueToken }) });
-      const { status, body } = await this.request(`${resourcePath(resource, namespace)}?${query}`, signal);
+      const { status, body } = await this.request(`${resourcePath(resource, namespace)}?${query.toString()}`, signal);
       if (status !== 200) throw readFailure(status, body, `list ${resourceKey(resource)}`);
       const list = body as { kind?: string; apiVersion?: string; items?: KubernetesObject[]; metadata?: { resourceVersion?: string; continue?: string } };
       const kind = list.kind?.replace(/List$/, '');

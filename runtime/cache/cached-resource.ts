@@ -45,12 +45,12 @@ export function cacheRbacRules(resources: readonly CachedResource[]): RbacRule[]
 }
 
 export const checkCacheOption: Checker<CachedResource[]> = (value, path, report) => {
-  if (!Array.isArray(value)) return report(path, `cache must be an array of {group, version, resource}, got ${typeof value}`), undefined;
+  if (!Array.isArray(value)) return (report(path, `cache must be an array of {group, version, resource}, got ${typeof value}`), undefined);
   const seen = new Set<string>();
   return validOnly(report, (report) => {
     const entries = value.map((entry, i): CachedResource | undefined => {
       const at = [...path, i];
-      if (!isPlainObject(entry)) return report(at, 'cache entry must be an object {group, version, resource}, e.g. { group: "", version: "v1", resource: "configmaps" }'), undefined;
+      if (!isPlainObject(entry)) return (report(at, 'cache entry must be an object {group, version, resource}, e.g. { group: "", version: "v1", resource: "configmaps" }'), undefined);
       for (const key of Object.keys(entry)) {
         if (!KEYS.includes(key)) report([...at, key], `unknown key "${key}" in cache entry; ${didYouMean(key, KEYS)}expected ${KEYS.join(', ')}`);
       }

@@ -40,6 +40,6 @@ function parseLine(line: string): unknown {
   try {
     return JSON.parse(line);
   } catch (error) {
-    throw new Error(`malformed line in the watch stream (${(error as Error).message}): ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
+    throw new Error(`malformed line in the watch stream (${(error as Error).message}): ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`, { cause: error });
   }
 }

@@ -13,7 +13,7 @@ export class MemoryObjects implements ObjectSource {
   constructor(private readonly objects: Readonly<Record<string, readonly KubernetesObject[] | Error>>) {}
 
   async get(resource: CachedResource, namespace: string | undefined, name: string): Promise<KubernetesObject | undefined> {
-    const found = this.of(resource).find((object) => object.metadata?.name === name && (object.metadata?.namespace || undefined) === namespace);
+    const found = this.of(resource).find((object) => object.metadata?.name === name && (object.metadata.namespace || undefined) === namespace);
     return found && cloneJson(found);
   }
 

@@ -48,6 +48,6 @@ function namespaceOf(object: KubernetesObject): string {
 function put(namespaces: Namespaces, object: KubernetesObject): void {
   const namespace = namespaceOf(object);
   let names = namespaces.get(namespace);
-  if (!names) namespaces.set(namespace, (names = new Map()));
+  if (!names) namespaces.set(namespace, (names = new Map<string, KubernetesObject>()));
   names.set(object.metadata?.name ?? '', object);
 }

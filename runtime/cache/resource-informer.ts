@@ -97,6 +97,7 @@ export class ResourceInformer {
         if (this.resourceVersion === undefined) await this.relist(signal);
         await this.watch(signal);
       } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() aborts it while the list or watch is awaited
         if (signal.aborted) return;
         if (error instanceof ResourceVersionExpired && this.expiredInARow++ === 0) this.expired(error);
         else await this.backOff(error, signal);

@@ -53,7 +53,7 @@ export async function openWatch(
   { signal, timeoutSeconds = randomWatchTimeoutSeconds(), idleTimeoutSeconds = WATCH_IDLE_TIMEOUT_SECONDS }: WatchOptions = {},
 ): Promise<AsyncIterable<WatchEvent>> {
   const query = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true', resourceVersion, timeoutSeconds: String(timeoutSeconds) });
-  const response = await connection.get(`${resourcePath(resource)}?${query}`, { signal, idleTimeoutMs: idleTimeoutSeconds * 1000 });
+  const response = await connection.get(`${resourcePath(resource)}?${query.toString()}`, { signal, idleTimeoutMs: idleTimeoutSeconds * 1000 });
   const what = `watch ${resourceKey(resource)} from resourceVersion ${resourceVersion}`;
   if (response.statusCode !== 200) {
     const text = await readText(response);
@@ -76,7 +76,7 @@ export async function openWatch(
 }
 
 function checked(value: unknown, what: string): WatchEvent {
-  const event = value as { type?: unknown; object?: { code?: unknown; message?: unknown } & KubernetesObject };
+  const event = value as { type?: unknown; object?: ({ code?: unknown; message?: unknown } & KubernetesObject) | null };
   if (event.type === 'ERROR') {
     const code = typeof event.object?.code === 'number' ? event.object.code : 0;
     const message = `${what}: ${code ? `${code} ` : ''}${typeof event.object?.message === 'string' ? event.object.message : 'error event'}`;

@@ -24,6 +24,8 @@ export class WebhookCacheReader implements CacheReader {
   private requireDeclared(resource: CachedResource): void {
     if (this.webhook.cache.some((declared) => sameResource(declared, resource))) return;
     const entry = `{ group: ${JSON.stringify(resource.group)}, version: ${JSON.stringify(resource.version)}, resource: ${JSON.stringify(resource.resource)} }`;
-    throw new Error(`ctx.cache: ${resourceKey(resource)} ${resource.version} is not in the cache option of @Webhook ${this.webhook.path}: add ${entry} to it, then run shaper-gen manifests (the chart's RBAC)`);
+    throw new Error(
+      `ctx.cache: ${resourceKey(resource)} ${resource.version} is not in the cache option of @Webhook ${this.webhook.path}: add ${entry} to it, then run shaper-gen manifests (the chart's RBAC)`,
+    );
   }
 }

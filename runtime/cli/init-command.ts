@@ -15,7 +15,7 @@ export function initCommand(): Command {
     .description('scaffold a webhook project: chart, Dockerfile, shaper.yaml, tsconfig, test setup and two example handlers')
     .argument('[dir]', 'project directory (created if missing)', '.')
     .option('--name <name>', 'chart name (default: the package or directory name)')
-    .option('--image <repository>', 'image repository in the chart\'s values (default: the chart name)')
+    .option('--image <repository>', "image repository in the chart's values (default: the chart name)")
     .option('--force', 'overwrite files that exist')
     .option('--no-install', 'do not run npm install and shaper-gen manifests afterwards')
     .action(async (dir: string, flags: InitFlags) => {

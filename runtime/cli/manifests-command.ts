@@ -10,7 +10,7 @@ export interface ManifestsFlags {
 
 export function manifestsCommand(): Command {
   return new Command('manifests')
-    .description('scan @Webhook decorators and generate the chart\'s webhook configurations and the handlers index')
+    .description("scan @Webhook decorators and generate the chart's webhook configurations and the handlers index")
     .option('-c, --config <file>', 'generator config file (default: ./shaper.yaml if present)')
     .option('--check', 'exit 1 if the committed generated files are stale; write nothing')
     .option('--stdout', 'print the generated files instead of writing them')

@@ -23,7 +23,15 @@ const SETTING_FLAGS: readonly SettingFlag[] = [
   { flag: '--port <port>', description: `webhook HTTPS port (default ${DEFAULT_SERVER_CONFIG.webhook.port})`, settings: [['webhook', 'port']] },
   { flag: '--health-port <port>', description: `health probe port, 0 to disable (default ${DEFAULT_SERVER_CONFIG.health.port})`, settings: [['health', 'port']] },
   { flag: '--metrics-port <port>', description: `metrics port, 0 to disable (default ${DEFAULT_SERVER_CONFIG.metrics.port})`, settings: [['metrics', 'port']] },
-  { flag: '--bind-address <address>', description: 'address every listener binds', settings: [['webhook', 'bindAddress'], ['health', 'bindAddress'], ['metrics', 'bindAddress']] },
+  {
+    flag: '--bind-address <address>',
+    description: 'address every listener binds',
+    settings: [
+      ['webhook', 'bindAddress'],
+      ['health', 'bindAddress'],
+      ['metrics', 'bindAddress'],
+    ],
+  },
   { flag: '--log-level <level>', description: `log level: ${LOG_LEVELS.join(', ')} (default ${DEFAULT_SERVER_CONFIG.log.level})`, settings: [['log', 'level']] },
   { flag: '--workers <count>', description: "processes serving the webhook port, sharing it (default: the container's CPU limit in cores, else 1)", settings: [['workers']] },
 ];

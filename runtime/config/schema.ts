@@ -25,14 +25,10 @@ export type Schema =
 export type ObjectSchema = Extract<Schema, { type: 'object' }>;
 
 /** What a document may hold for schema S: every key optional, at every level. */
-export type DocumentOf<S> = S extends { readonly type: 'object'; readonly fields: infer F }
-  ? { -readonly [K in keyof F]?: DocumentOf<F[K]> }
-  : ScalarOf<S, DocumentOf<ListItems<S>>>;
+export type DocumentOf<S> = S extends { readonly type: 'object'; readonly fields: infer F } ? { -readonly [K in keyof F]?: DocumentOf<F[K]> } : ScalarOf<S, DocumentOf<ListItems<S>>>;
 
 /** The settings schema S describes once every default is filled in: every key present. */
-export type SettingsOf<S> = S extends { readonly type: 'object'; readonly fields: infer F }
-  ? { -readonly [K in keyof F]-?: SettingsOf<F[K]> }
-  : ScalarOf<S, SettingsOf<ListItems<S>>>;
+export type SettingsOf<S> = S extends { readonly type: 'object'; readonly fields: infer F } ? { -readonly [K in keyof F]-?: SettingsOf<F[K]> } : ScalarOf<S, SettingsOf<ListItems<S>>>;
 
 type ListItems<S> = S extends { readonly type: 'list'; readonly items: infer I } ? I : never;
 type ScalarOf<S, Item> = S extends { readonly type: 'string' }
@@ -72,46 +68,74 @@ export function schemaAt(schema: Schema, path: ProblemPath): Schema | undefined 
 }
 
 function check(value: unknown, spec: Schema, path: ProblemPath, report: SchemaReport): unknown {
-  const fail = (message: string) => void report(path, message);
   switch (spec.type) {
-    case 'object': {
+    case 'object':
       if (value == null) return {};
-      if (typeof value !== 'object' || Array.isArray(value)) return fail(path.length === 0 ? 'the document must be a mapping' : 'must be a mapping');
-      const result: Record<string, unknown> = {};
-      const known = Object.keys(spec.fields);
-      for (const [key, item] of Object.entries(value)) {
-        const child = spec.fields[key];
-        if (!child) {
-          report([...path, key], `unknown key; ${didYouMean(key, known)}expected one of ${known.join(', ')}`, true);
-          continue;
-        }
-        const checked = check(item, child, [...path, key], report);
-        if (checked !== undefined) result[key] = checked;
-      }
-      return result;
-    }
+      if (typeof value !== 'object' || Array.isArray(value)) break;
+      return checkObject(value, spec, path, report);
     case 'list': {
-      if (!Array.isArray(value)) return fail('must be a list');
+      if (!Array.isArray(value)) break;
       const items = value.map((item, i) => check(item, spec.items, [...path, i], report));
       return items.every((item) => item !== undefined) ? items : undefined;
     }
-    case 'string': {
-      if (typeof value !== 'string') return fail('must be a string');
-      if (spec.pattern && !spec.pattern.test(value)) return fail(spec.hint ?? `must match ${spec.pattern}`);
-      const problem = spec.problem?.(value);
-      return problem === undefined ? value : fail(problem);
-    }
+    case 'string':
+      return checkString(value, spec, path, report);
     case 'boolean':
-      return typeof value === 'boolean' ? value : fail('must be true or false');
+      if (typeof value === 'boolean') return value;
+      break;
     case 'enum':
-      return typeof value === 'string' && spec.values.includes(value) ? value : fail(`must be one of ${spec.values.join(', ')}`);
+      if (typeof value === 'string' && spec.values.includes(value)) return value;
+      break;
     case 'integer':
-    case 'number': {
-      const whole = spec.type === 'integer';
-      const ok = typeof value === 'number' && (!whole || Number.isInteger(value)) && value >= (spec.min ?? -Infinity) && value <= (spec.max ?? Infinity);
-      return ok ? value : fail(`must be ${whole ? 'an integer' : 'a number'}${rangeText(spec.min, spec.max)}`);
-    }
+    case 'number':
+      if (inRange(value, spec)) return value;
+      break;
   }
+  report(path, mismatch(spec, path));
+  return undefined;
+}
+
+/** What a value that is not even of the schema's type (or, for a number, out of its range) is told. */
+function mismatch(spec: Exclude<Schema, { type: 'string' }>, path: ProblemPath): string {
+  switch (spec.type) {
+    case 'object':
+      return path.length === 0 ? 'the document must be a mapping' : 'must be a mapping';
+    case 'list':
+      return 'must be a list';
+    case 'boolean':
+      return 'must be true or false';
+    case 'enum':
+      return `must be one of ${spec.values.join(', ')}`;
+    case 'integer':
+    case 'number':
+      return `must be ${spec.type === 'integer' ? 'an integer' : 'a number'}${rangeText(spec.min, spec.max)}`;
+  }
+}
+
+function inRange(value: unknown, spec: Extract<Schema, { type: 'integer' | 'number' }>): value is number {
+  return typeof value === 'number' && (spec.type !== 'integer' || Number.isInteger(value)) && value >= (spec.min ?? -Infinity) && value <= (spec.max ?? Infinity);
+}
+
+function checkObject(value: object, spec: ObjectSchema, path: ProblemPath, report: SchemaReport): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  const known = Object.keys(spec.fields);
+  for (const [key, item] of Object.entries(value)) {
+    const child = spec.fields[key];
+    if (!child) {
+      report([...path, key], `unknown key; ${didYouMean(key, known)}expected one of ${known.join(', ')}`, true);
+      continue;
+    }
+    const checked = check(item, child, [...path, key], report);
+    if (checked !== undefined) result[key] = checked;
+  }
+  return result;
+}
+
+function checkString(value: unknown, spec: Extract<Schema, { type: 'string' }>, path: ProblemPath, report: SchemaReport): string | undefined {
+  const problem = typeof value !== 'string' ? 'must be a string' : spec.pattern && !spec.pattern.test(value) ? (spec.hint ?? `must match ${spec.pattern.toString()}`) : spec.problem?.(value);
+  if (problem === undefined) return value as string;
+  report(path, problem);
+  return undefined;
 }
 
 function rangeText(min?: number, max?: number): string {

@@ -163,10 +163,10 @@ export function checkServerConfig(settings: unknown, subject = 'server configura
 /** Defaults, then the file, then command-line flags: each level only replaces the keys it sets. */
 export function mergeServerConfig(base: ServerConfig, overrides: ServerConfigOverrides): ServerConfig {
   const merged = structuredClone(base) as unknown as Record<string, unknown>;
-  for (const [key, value] of Object.entries(overrides)) {
+  for (const [key, value] of Object.entries(overrides) as [string, unknown][]) {
     if (value === undefined) continue;
     const current = merged[key];
-    merged[key] = Array.isArray(value) || typeof current !== 'object' ? value : { ...(current as object), ...dropUndefined(value as object) };
+    merged[key] = Array.isArray(value) || typeof current !== 'object' ? value : { ...current!, ...dropUndefined(value as object) };
   }
   return merged as unknown as ServerConfig;
 }

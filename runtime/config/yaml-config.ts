@@ -45,7 +45,7 @@ export function readYamlConfig<S extends ObjectSchema>(text: string, schema: S, 
 function toPlain(node: unknown, path: ProblemPath, offsets: Map<string, Offsets>): unknown {
   if (isMap(node)) {
     // No prototype: a `__proto__` key is a key like any other (and an unknown one).
-    const result: Record<string, unknown> = Object.create(null);
+    const result = Object.create(null) as Record<string, unknown>;
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
       const childPath = [...path, key];

@@ -17,13 +17,13 @@ export function inClusterSettings(env: NodeJS.ProcessEnv = process.env, serviceA
   try {
     ca = readFileSync(caFile);
   } catch (error) {
-    throw new Error(`${source}: cannot read ${caFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new Error(`${source}: cannot read ${caFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   let token: TokenFile;
   try {
     token = new TokenFile(path.join(serviceAccountDir, 'token'));
   } catch (error) {
-    throw new Error(`${source}: ${(error as Error).message}`);
+    throw new Error(`${source}: ${(error as Error).message}`, { cause: error });
   }
   return { server: `https://${isIPv6(host) ? `[${host}]` : host}:${port}`, source, ca, token };
 }

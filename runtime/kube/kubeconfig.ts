@@ -41,7 +41,7 @@ export function readKubeconfig(file: string): ConnectionSettings {
     config = (parse(readFileSync(file, 'utf8')) ?? {}) as Fields;
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message.split('\n')[0];
-    throw new Error(`kubeconfig ${file}: cannot read it: ${reason}`);
+    throw new Error(`kubeconfig ${file}: cannot read it: ${reason}`, { cause: error });
   }
   return settingsOf(config, file);
 }
@@ -63,7 +63,9 @@ export function settingsOf(config: Fields, file: string): ConnectionSettings {
   const unsupported = (fields: Fields, names: Readonly<Record<string, string>>, owner: string) => {
     const found = Object.keys(names).find((key) => fields[key] !== undefined && fields[key] !== '' && fields[key] !== null);
     if (found) {
-      throw fail(`${owner} uses ${names[found]}, which the object cache's API client does not support (ctx.kube, @kubernetes/client-node, does); give it a client certificate or a token (tokenFile)`);
+      throw fail(
+        `${owner} uses ${names[found]}, which the object cache's API client does not support (ctx.kube, @kubernetes/client-node, does); give it a client certificate or a token (tokenFile)`,
+      );
     }
   };
   unsupported(cluster, UNSUPPORTED_CLUSTER_FIELDS, `cluster "${String(clusterName)}"`);
@@ -73,7 +75,12 @@ export function settingsOf(config: Fields, file: string): ConnectionSettings {
   if (typeof server !== 'string' || server === '') throw fail(`cluster "${String(clusterName)}" has no server`);
   const dir = path.dirname(path.resolve(file));
   const bytes = (fields: Fields, key: string) => dataOrFile(fields, key, dir, fail);
-  const token = typeof user.token === 'string' && user.token !== '' ? fixedToken(user.token) : typeof user.tokenFile === 'string' && user.tokenFile !== '' ? tokenFile(path.resolve(dir, user.tokenFile), fail) : undefined;
+  const token =
+    typeof user.token === 'string' && user.token !== ''
+      ? fixedToken(user.token)
+      : typeof user.tokenFile === 'string' && user.tokenFile !== ''
+        ? tokenFile(path.resolve(dir, user.tokenFile), fail)
+        : undefined;
   return {
     server,
     source: `kubeconfig ${file}`,
@@ -89,7 +96,7 @@ export function settingsOf(config: Fields, file: string): ConnectionSettings {
 function entry(config: Fields, list: string, field: 'cluster' | 'user' | 'context', name: string): Fields | undefined {
   const items = config[list];
   if (!Array.isArray(items)) return undefined;
-  const found = (items as Named<Fields>[]).find((item) => item?.name === name);
+  const found = (items as (Named<Fields> | null)[]).find((item) => item?.name === name);
   return found ? (found[field] ?? {}) : undefined;
 }
 

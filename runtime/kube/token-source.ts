@@ -50,7 +50,7 @@ function readToken(file: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the token file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new Error(`cannot read the token file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   const token = text.trim();
   if (token === '') throw new Error(`the token file ${file} is empty`);

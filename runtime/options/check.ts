@@ -19,7 +19,7 @@ export function expectString(value: unknown, path: ProblemPath, report: Report):
 }
 
 export function expectArray(value: unknown, path: ProblemPath, report: Report): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   report(path, `${lastName(path)} must be an array, got ${describe(value)}`);
   return undefined;
 }
@@ -89,7 +89,8 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  const other = value as bigint | boolean | number | symbol | (() => unknown);
+  return `${typeof value} ${String(other)}`;
 }
 
 /**
@@ -98,7 +99,7 @@ export function describe(value: unknown): string {
  * when it found a problem.
  */
 export function validOnly<T>(report: Report, build: (report: Report) => T | undefined): T | undefined {
-  let reported = false;
+  let reported = false as boolean; // not narrowed to false: the report below sets it
   const result = build((path, message) => {
     reported = true;
     report(path, message);

@@ -73,7 +73,9 @@ export const WEBHOOK_FIELDS: Fields<WebhookOptions> = {
     ),
   },
   configuration: {
-    check: stringWhere((name) => (isDnsLabel(name, MAX_CONFIGURATION_NAME) ? undefined : `configuration "${name}" must be a lower-case DNS label of at most ${MAX_CONFIGURATION_NAME} characters`)),
+    check: stringWhere((name) =>
+      isDnsLabel(name, MAX_CONFIGURATION_NAME) ? undefined : `configuration "${name}" must be a lower-case DNS label of at most ${MAX_CONFIGURATION_NAME} characters`,
+    ),
   },
   rules: {
     required: true,
@@ -134,10 +136,10 @@ function checkRule(value: unknown, path: ProblemPath, report: Report): RuleOptio
     /** A required, non-empty list of distinct strings, each checked by `item`. */
     const list = <T extends string>(key: string, item: (text: string, at: ProblemPath) => T | undefined): T[] | undefined => {
       const at = [...path, key];
-      if (rule[key] === undefined) return report(at, `rule option "${key}" is required`), undefined;
+      if (rule[key] === undefined) return (report(at, `rule option "${key}" is required`), undefined);
       const items = expectArray(rule[key], at, report);
       if (!items) return undefined;
-      if (items.length === 0) return report(at, `${key} must not be empty`), undefined;
+      if (items.length === 0) return (report(at, `${key} must not be empty`), undefined);
       const checked = eachItem(items, at, report, (entry, entryAt, report) => {
         const text = expectString(entry, entryAt, report);
         return text === undefined ? undefined : item(text, entryAt);
@@ -153,7 +155,11 @@ function checkRule(value: unknown, path: ProblemPath, report: Report): RuleOptio
       problemOr(resource, at, !isResourceReference(resource) && `resource "${resource}" must be "<resource>" or "<resource>/<subresource>" (lower-case, "*" allowed)`),
     );
     if (Array.isArray(rule.resources) && rule.resources.length > 1) {
-      checkResourceWildcards(rule.resources.filter((r): r is string => typeof r === 'string'), [...path, 'resources'], report);
+      checkResourceWildcards(
+        rule.resources.filter((r): r is string => typeof r === 'string'),
+        [...path, 'resources'],
+        report,
+      );
     }
     const operations = list('operations', (operation, at) => oneOf(OPERATIONS)(operation, at, report));
     const scope = rule.scope === undefined ? undefined : oneOf(SCOPES)(rule.scope, [...path, 'scope'], report);

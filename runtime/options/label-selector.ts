@@ -54,9 +54,9 @@ const checkRequirement: Checker<LabelSelectorRequirement> = (value, at, report) 
     const operator = oneOf(SELECTOR_OPERATORS)(requirement.operator, [...at, 'operator'], report);
     if (operator === undefined) return undefined;
     if (operator === 'In' || operator === 'NotIn') {
-      if (values === undefined || (Array.isArray(values) && values.length === 0)) return report([...at, 'values'], `operator ${operator} needs a non-empty values list`), undefined;
+      if (values === undefined || (Array.isArray(values) && values.length === 0)) return (report([...at, 'values'], `operator ${operator} needs a non-empty values list`), undefined);
     } else if (values !== undefined && (!Array.isArray(values) || values.length > 0)) {
-      return report([...at, 'values'], `operator ${operator} must not have values`), undefined;
+      return (report([...at, 'values'], `operator ${operator} must not have values`), undefined);
     }
     const list = values === undefined ? undefined : expectArray(values, [...at, 'values'], report);
     const checked = list && eachItem(list, [...at, 'values'], report, labelValue);
@@ -65,6 +65,6 @@ const checkRequirement: Checker<LabelSelectorRequirement> = (value, at, report) 
 
 const labelValue: Checker<string> = (value, path, report) => {
   const text = expectString(value, path, report);
-  if (text !== undefined && !isLabelValue(text)) return report(path, `label value "${text}" ${LABEL_VALUE_HINT}`), undefined;
+  if (text !== undefined && !isLabelValue(text)) return (report(path, `label value "${text}" ${LABEL_VALUE_HINT}`), undefined);
   return text;
 };

@@ -53,7 +53,10 @@ function checkBetweenOptions(raw: Record<string, unknown>, options: Partial<Webh
   if (path !== undefined && raw.name === undefined) {
     const name = defaultWebhookName(path, Array.isArray(raw.rules) ? raw.rules.filter(hasGroups) : []);
     if (name.length > MAX_DNS_SUBDOMAIN) {
-      report(['path'], `the default webhook name "${name}" derived from this path is ${name.length} characters, over the ${MAX_DNS_SUBDOMAIN} the API server allows: set \`name\` or shorten the path`);
+      report(
+        ['path'],
+        `the default webhook name "${name}" derived from this path is ${name.length} characters, over the ${MAX_DNS_SUBDOMAIN} the API server allows: set \`name\` or shorten the path`,
+      );
     }
   }
   if (path !== undefined && mutating !== undefined) {

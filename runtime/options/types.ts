@@ -111,10 +111,7 @@ type UndefinedWhenOmitted = 'configuration' | 'reinvocationPolicy' | 'namespaceS
 export type ResolvedRule = Required<RuleOptions>;
 
 /** A webhook's options after validation, with every default applied. */
-export interface ResolvedWebhook
-  extends Pick<WebhookOptions, 'path' | 'mutating'>,
-    Required<Pick<WebhookOptions, DefaultedOption>>,
-    UndefinedWhenOmittedFields {
+export interface ResolvedWebhook extends Pick<WebhookOptions, 'path' | 'mutating'>, Required<Pick<WebhookOptions, DefaultedOption>>, UndefinedWhenOmittedFields {
   readonly rules: readonly ResolvedRule[];
 }
 
@@ -123,4 +120,4 @@ type UndefinedWhenOmittedFields = { readonly [K in UndefinedWhenOmitted]: Webhoo
 
 /** Every option resolves to a field: the compiler refuses this line otherwise. */
 type Assert<T extends true> = T;
-type EveryOptionResolves = Assert<[Exclude<keyof WebhookOptions, keyof ResolvedWebhook>] extends [never] ? true : false>;
+type _EveryOptionResolves = Assert<[Exclude<keyof WebhookOptions, keyof ResolvedWebhook>] extends [never] ? true : false>;

@@ -7,16 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { admit, failedCallResponse, handlerDeadlineMs, isThenable, timeoutResponse, type AdmitResult } from '../admission/admit.js';
-import {
-  decodeReview,
-  erroredResponse,
-  identifyReview,
-  responseCode,
-  reviewOf,
-  type AdmissionRequest,
-  type ReviewApiVersion,
-  type ReviewIdentity,
-} from '../admission/review.js';
+import { decodeReview, erroredResponse, identifyReview, responseCode, reviewOf, type AdmissionRequest, type ReviewApiVersion, type ReviewIdentity } from '../admission/review.js';
 import type { KubeClient } from '../contract.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import { readBody } from './body.js';
@@ -51,7 +42,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
   };
   // A review the API server can send that this server will not process (too large, too deep): HTTP 200 under the
   // webhook's failurePolicy, as the API server would treat a failed call, but with the reason (docs/adr/0001-http-200-for-refusable-reviews.md).
-  const cannotReview = (res: ServerResponse, code: number, reason: string, identity: ReviewIdentity) => {
+  const cannotReview = (res: ServerResponse, code: number, reason: string, identity: ReviewIdentity): void => {
     const { apiVersion, uid } = identity;
     if (!apiVersion || !uid) return reject(res, code, reason, identity);
     deps.metrics.countRejected(code);
@@ -62,20 +53,35 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
   const handle = async (req: IncomingMessage, res: ServerResponse, started: bigint) => {
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      return reject(res, 405, `method ${req.method} not allowed; admission webhooks take POST`);
+      reject(res, 405, `method ${req.method} not allowed; admission webhooks take POST`);
+      return;
     }
     // The body first: every refusal below names the request's uid, as the API server requires of any answer.
     const read = await readBody(req, deps.maxRequestBytes);
     const unsupported = unsupportedHeaders(req);
     if (!read.ok) {
       const identity = identifyReview(read.head ?? '');
-      return read.code === 413 && !unsupported ? cannotReview(res, 413, read.message, identity) : reject(res, read.code, read.message, identity);
+      if (read.code === 413 && !unsupported) {
+        cannotReview(res, 413, read.message, identity);
+        return;
+      }
+      reject(res, read.code, read.message, identity);
+      return;
     }
-    if (unsupported) return reject(res, unsupported.code, unsupported.message, identifyReview(read.body));
+    if (unsupported) {
+      reject(res, unsupported.code, unsupported.message, identifyReview(read.body));
+      return;
+    }
     const cost = reviewHeapCost(read.body, webhook.mutating);
     if (cost > deps.memory.capacity) {
       const work = webhook.mutating ? 'decode, default and diff' : 'decode and validate';
-      return cannotReview(res, 413, `this review needs about ${mib(cost)} MiB of heap to ${work}, more than the ${mib(deps.memory.capacity)} MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`, identifyReview(read.body));
+      cannotReview(
+        res,
+        413,
+        `this review needs about ${mib(cost)} MiB of heap to ${work}, more than the ${mib(deps.memory.capacity)} MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`,
+        identifyReview(read.body),
+      );
+      return;
     }
     const deadlineMs = handlerDeadlineMs(webhook);
     const waitStarted = Date.now();
@@ -84,14 +90,18 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
       const { apiVersion = 'admission.k8s.io/v1', uid = '' } = identifyReview(read.body);
       log.warn({ uid, cost, inUse: deps.memory.bytesInUse }, 'no heap for this review within its deadline');
       deps.metrics.countRejected(504);
-      return send(res, 200, reviewOf(apiVersion, timeoutResponse(webhook, uid, deadlineMs)));
+      send(res, 200, reviewOf(apiVersion, timeoutResponse(webhook, uid, deadlineMs)));
+      return;
     }
     let result: AdmitResult;
     let apiVersion: ReviewApiVersion;
     let request: AdmissionRequest;
     try {
       const decoded = decodeReview(read.body);
-      if ('error' in decoded) return (decoded.exceedsLimit ? cannotReview : reject)(res, 400, decoded.error, decoded);
+      if ('error' in decoded) {
+        (decoded.exceedsLimit ? cannotReview : reject)(res, 400, decoded.error, decoded);
+        return;
+      }
       ({ apiVersion, request } = decoded.review);
       const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs: Date.now() - waitStarted });
       result = isThenable(admitted) ? await admitted : admitted;
@@ -99,11 +109,18 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     } finally {
       release();
     }
+    recordAnswer(request, result, started);
+  };
+  // What an answered review leaves behind: its metrics and its log line.
+  const recordAnswer = (request: AdmissionRequest, result: AdmitResult, started: bigint): void => {
     const code = responseCode(result.response);
     deps.metrics.countRequest(webhook.path, request.operation, result.response.allowed, code, result.outcome);
     series.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (!result.response.allowed) {
-      log.info({ uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, code, reason: result.response.status?.reason }, result.response.status?.message ?? 'denied');
+      log.info(
+        { uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, code, reason: result.response.status?.reason },
+        result.response.status?.message ?? 'denied',
+      );
     } else if (log.isLevelEnabled('debug')) {
       log.debug({ uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, patched: result.response.patch !== undefined }, 'allowed');
     }

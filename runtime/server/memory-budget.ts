@@ -40,10 +40,13 @@ export class MemoryBudget {
     const now = this.tryAcquire(cost);
     if (now) return Promise.resolve(now);
     return new Promise((resolve) => {
-      const entry = { cost: charged, grant: (release: () => void) => {
-        clearTimeout(timer);
-        resolve(release);
-      } };
+      const entry = {
+        cost: charged,
+        grant: (release: () => void) => {
+          clearTimeout(timer);
+          resolve(release);
+        },
+      };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(entry), 1);
         resolve(undefined);
@@ -83,8 +86,26 @@ export class MemoryBudget {
  */
 const OFF_HEAP_PER_VALUE = 24;
 const COST = {
-  validate: { byte: 2, object: 88, array: 50, element: 12 + OFF_HEAP_PER_VALUE, smallObjectProperty: 16 + 2 * OFF_HEAP_PER_VALUE, largeObjectProperty: 130 + 2 * OFF_HEAP_PER_VALUE, string: 30, distinctKey: 150 },
-  mutate: { byte: 3, object: 160, array: 110, element: 30 + OFF_HEAP_PER_VALUE, smallObjectProperty: 40 + 2 * OFF_HEAP_PER_VALUE, largeObjectProperty: 200 + 2 * OFF_HEAP_PER_VALUE, string: 40, distinctKey: 520 },
+  validate: {
+    byte: 2,
+    object: 88,
+    array: 50,
+    element: 12 + OFF_HEAP_PER_VALUE,
+    smallObjectProperty: 16 + 2 * OFF_HEAP_PER_VALUE,
+    largeObjectProperty: 130 + 2 * OFF_HEAP_PER_VALUE,
+    string: 30,
+    distinctKey: 150,
+  },
+  mutate: {
+    byte: 3,
+    object: 160,
+    array: 110,
+    element: 30 + OFF_HEAP_PER_VALUE,
+    smallObjectProperty: 40 + 2 * OFF_HEAP_PER_VALUE,
+    largeObjectProperty: 200 + 2 * OFF_HEAP_PER_VALUE,
+    string: 40,
+    distinctKey: 520,
+  },
 };
 /** Below this size a pass over the body is not worth it: charged what the dearest shape measured costs per byte. */
 const SCAN_ABOVE_BYTES = 16 * 1024;

@@ -17,12 +17,12 @@ export interface MetricsListener {
 }
 
 export async function startMetricsListener(config: ListenerConfig, metrics: ServerMetrics): Promise<MetricsListener> {
-  const app = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const app = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return writeResponse(res, 404, TEXT, 'not found: the metrics port serves GET /metrics\n');
     metrics.registry.metrics().then(
       (text) => writeResponse(res, 200, metrics.registry.contentType, req.method === 'HEAD' ? '' : text),
-      (error: Error) => writeResponse(res, 500, TEXT, `${error.message}\n`),
+      (error: unknown) => writeResponse(res, 500, TEXT, `${(error as Error).message}\n`),
     );
   };
   const server = http.createServer(app);

@@ -53,7 +53,7 @@ export class ProbeListener {
       if (message.type !== 'ask') return;
       options.answer(message.path!, message.verbose!).then(
         (answer) => worker.postMessage({ type: 'answer', id: message.id, ...answer }),
-        (error: Error) => worker.postMessage({ type: 'answer', id: message.id, status: 500, contentType: 'text/plain', body: `${error.message}\n` }),
+        (error: unknown) => worker.postMessage({ type: 'answer', id: message.id, status: 500, contentType: 'text/plain', body: `${(error as Error).message}\n` }),
       );
     });
     const address = await new Promise<AddressInfo>((resolve, reject) => {
@@ -76,9 +76,10 @@ export class ProbeListener {
 /** Runs in the worker thread; only node: built-ins and what workerData carries. */
 function probeWorker(): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const threads = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { parentPort } = threads;
   const http = require('node:http') as typeof import('node:http');
-  const { shared, port, host, stallMs, relayMs } = workerData as { shared: SharedArrayBuffer; port: number; host?: string; stallMs: number; relayMs: number };
+  const { shared, port, host, stallMs, relayMs } = threads.workerData as { shared: SharedArrayBuffer; port: number; host?: string; stallMs: number; relayMs: number };
   const lastBeat = new Float64Array(shared);
   const waiting = new Map<number, (answer: { status: number; contentType: string; body: string }) => void>();
   let nextId = 0;

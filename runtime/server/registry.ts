@@ -53,9 +53,7 @@ export function registerWebhooks(classes: readonly unknown[], origin = 'webhooks
   entries.push(...given.values());
   const clashes = checkWebhookSet(entries.map((entry) => entry.webhook));
   if (clashes.length > 0) {
-    throw new RegistrationError(
-      clashes.map(({ index, problem }) => `${entries[index]!.source}: ${formatProblem(problem)}`).join('\n'),
-    );
+    throw new RegistrationError(clashes.map(({ index, problem }) => `${entries[index]!.source}: ${formatProblem(problem)}`).join('\n'));
   }
   return new Map(entries.map((entry) => [entry.webhook.path, entry]));
 }

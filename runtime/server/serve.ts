@@ -64,7 +64,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 async function startWithConfig(config: ServerConfig, options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.log.level).child(options.logBindings ?? {});
   const instances = options.instances ?? [];
-  if (config.handlers.length === 0 && instances.length === 0) throw new RegistrationError(`no handlers: pass --handlers <compiled module> (e.g. ${DEFAULT_COMPILED_HANDLERS}) or set handlers in the config`);
+  if (config.handlers.length === 0 && instances.length === 0)
+    throw new RegistrationError(`no handlers: pass --handlers <compiled module> (e.g. ${DEFAULT_COMPILED_HANDLERS}) or set handlers in the config`);
 
   // Only --dev reads the project's sources (tinyglobby, yaml), so only --dev loads what that takes.
   if (options.dev) for (const warning of (await import('./stale-handlers.js')).staleHandlersWarnings(config.handlers)) log.warn(warning);
@@ -78,7 +79,9 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
     try {
       loadClientNode();
     } catch (error) {
-      throw new RegistrationError(`${usingKube.map((entry) => entry.webhook.path).join(', ')} ${usingKube.length === 1 ? 'declares' : 'declare'} rbac, the access ctx.kube uses; ${(error as Error).message}`);
+      throw new RegistrationError(
+        `${usingKube.map((entry) => entry.webhook.path).join(', ')} ${usingKube.length === 1 ? 'declares' : 'declare'} rbac, the access ctx.kube uses; ${(error as Error).message}`,
+      );
     }
   }
   const objects = options.objectsFile === undefined ? undefined : await (await import('../cache/objects-file.js')).readObjectsFile(options.objectsFile);
@@ -131,6 +134,7 @@ async function serveAsWorker(options: ServeOptions): Promise<void> {
   const stop = stopOnFaults(server, log);
   process.on('message', (message: ToWorker) => {
     if (message.type === 'shutdown') void stop(false);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- other IPC messages (prom-client's metric requests) arrive here too
     else if (message.type === 'readyz') void server.readiness(message.verbose).then(({ status, text }) => process.send?.({ type: 'readyz', id: message.id, status, text } satisfies FromWorker));
   });
   // Signals are the primary's to handle: a terminal's Ctrl-C reaches the whole process group.

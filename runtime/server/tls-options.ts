@@ -75,5 +75,5 @@ export function servingCertificate(
 
 function notAfterOf(context: SecureContextOptions): Date {
   const cert = Array.isArray(context.cert) ? context.cert[0] : context.cert;
-  return new Date(new X509Certificate(cert as string | Buffer).validTo);
+  return new Date(new X509Certificate(cert!).validTo);
 }

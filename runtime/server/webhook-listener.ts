@@ -20,22 +20,25 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 120_000;
 
+export interface ConnectionPolicy {
+  /** Client certificates are required. */
+  readonly mtls: boolean;
+  readonly bounds: ConnectionBounds;
+  /** A connection was closed at a bound. */
+  readonly onShed: (reason: ShedReason) => void;
+}
+
 export class WebhookListener {
   /** For the certificate source, which replaces its secure context. */
   readonly server: https.Server;
+  private readonly mtls: boolean;
   private readonly firstRequest: FirstRequestDeadline;
   private readonly keepAlive: KeepAliveDrain;
   private readonly limits: ConnectionLimits;
 
-  /** `tlsOptions` from tlsServerOptions(); `mtls`: client certificates are required; `onShed`: a connection was closed at a bound. */
-  constructor(
-    tlsOptions: https.ServerOptions,
-    handle: RequestListener,
-    log: Logger,
-    private readonly mtls: boolean,
-    bounds: ConnectionBounds,
-    onShed: (reason: ShedReason) => void,
-  ) {
+  /** `tlsOptions` from tlsServerOptions(). */
+  constructor(tlsOptions: https.ServerOptions, handle: RequestListener, log: Logger, { mtls, bounds, onShed }: ConnectionPolicy) {
+    this.mtls = mtls;
     this.server = https.createServer(
       // Enforce headersTimeout and requestTimeout within a second of their values (Node's default check interval: 30 s).
       { ...tlsOptions, connectionsCheckingInterval: 1000 },
@@ -74,9 +77,7 @@ export class WebhookListener {
       };
       socket.once('secureConnect', () => done(undefined));
       // With mTLS required, our probe has no client certificate: a handshake that got as far as that still proves the listener works.
-      socket.once('error', (error: NodeJS.ErrnoException) =>
-        done(this.mtls && error.code !== 'ECONNREFUSED' ? undefined : `TLS handshake with ${host}:${address.port} failed: ${error.message}`),
-      );
+      socket.once('error', (error: NodeJS.ErrnoException) => done(this.mtls && error.code !== 'ECONNREFUSED' ? undefined : `TLS handshake with ${host}:${address.port} failed: ${error.message}`));
       socket.once('timeout', () => done(`TLS handshake with ${host}:${address.port} timed out`));
     });
   }

@@ -81,9 +81,13 @@ export class WebhookServer {
     for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
 
     const tls = tlsServerOptions(config.webhook, HANDSHAKE_TIMEOUT_MS, options.certificate);
-    this.listener = new WebhookListener(tls, (req, res) => this.route(req, res), log, config.webhook.clientCAName !== '', config.webhook, (bound) => {
-      this.metrics.shedConnections.inc({ bound });
-      log.debug({ bound }, 'connection closed at a bound');
+    this.listener = new WebhookListener(tls, (req, res) => this.route(req, res), log, {
+      mtls: config.webhook.clientCAName !== '',
+      bounds: config.webhook,
+      onShed: (bound) => {
+        this.metrics.shedConnections.inc({ bound });
+        log.debug({ bound }, 'connection closed at a bound');
+      },
     });
     this.certificate = servingCertificate(this.listener.server, config.webhook, { log, metrics: this.metrics, certificate: options.certificate });
     this.drain = new Drain({ log, shutdown: config.shutdown, listener: this.listener, release: () => this.release() });

@@ -72,10 +72,13 @@ export class WorkerPool {
     const exits = [...this.slots.values()].map(({ worker }) => (worker.isDead() ? Promise.resolve() : new Promise<void>((resolve) => worker.once('exit', () => resolve()))));
     for (const { worker } of this.slots.values()) send(worker, { type: 'shutdown' });
     const { drainSeconds, timeoutSeconds } = this.config.shutdown;
-    const bound = setTimeout(() => {
-      this.log.warn('workers still running at the shutdown timeout; killing them');
-      for (const { worker } of this.slots.values()) worker.process.kill('SIGKILL');
-    }, (drainSeconds + timeoutSeconds + 5) * 1000);
+    const bound = setTimeout(
+      () => {
+        this.log.warn('workers still running at the shutdown timeout; killing them');
+        for (const { worker } of this.slots.values()) worker.process.kill('SIGKILL');
+      },
+      (drainSeconds + timeoutSeconds + 5) * 1000,
+    );
     await Promise.all(exits);
     clearTimeout(bound);
     await Promise.all(this.listeners.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
@@ -90,7 +93,10 @@ export class WorkerPool {
       if (message.type === 'serving') {
         entry.served = true;
         onServing();
-      } else if (message.type === 'readyz') {
+        return;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- other IPC messages (prom-client's metric replies) arrive here too
+      if (message.type === 'readyz') {
         this.waiting.get(message.id)?.(message);
         this.waiting.delete(message.id);
       }
@@ -101,7 +107,7 @@ export class WorkerPool {
     worker.on('exit', (code, signal) => {
       if (this.shuttingDown || this.slots.get(slot) !== entry) return;
       if (!entry.served) {
-        this.failed?.(new Error(`worker ${slot} exited (${signal ?? `code ${code}`}) before it served; see its output above`));
+        this.failed?.(new Error(`worker ${slot} exited (${(signal as string | null) ?? `code ${code}`}) before it served; see its output above`));
         return;
       }
       this.log.error({ worker: slot, pid: worker.process.pid, code, signal }, `worker ${slot} exited; starting another`);
@@ -119,7 +125,14 @@ export class WorkerPool {
         lines.push(`[+]worker-${slot} ok`);
       } else {
         ready = false;
-        const why = answer ? answer.text.split('\n').filter((line) => line.startsWith('[-]')).join('; ') : entry?.served ? `no answer within ${WORKER_ANSWER_MS} ms` : 'starting';
+        const why = answer
+          ? answer.text
+              .split('\n')
+              .filter((line) => line.startsWith('[-]'))
+              .join('; ')
+          : entry?.served
+            ? `no answer within ${WORKER_ANSWER_MS} ms`
+            : 'starting';
         lines.push(`[-]worker-${slot} failed: ${why}`);
       }
     }
@@ -153,7 +166,7 @@ export class WorkerPool {
     if (url.pathname === '/metrics' && withMetrics) {
       this.aggregator.clusterMetrics().then(
         (text) => reply(200, this.aggregator.contentType, text),
-        (error: Error) => reply(500, TEXT, `${error.message}\n`),
+        (error: unknown) => reply(500, TEXT, `${(error as Error).message}\n`),
       );
       return;
     }

@@ -53,7 +53,7 @@ const METHOD_OPERATIONS: Readonly<Record<Exclude<HandlerMethod, 'default'>, Admi
  * server's own request context; the handler's deadline does not apply.
  */
 export function contextFor<T extends object>(handler: HandlerOrClass, method: HandlerMethod, input: RequestInput<T> = {}, options: ContextOptions = {}): TestContext {
-  const cls = typeof handler === 'function' ? handler : (handler.constructor as HandlerOrClass & Function);
+  const cls = typeof handler === 'function' ? handler : (handler.constructor as abstract new (...args: never[]) => WebhookHandler);
   const webhook = decoratedWebhook(cls);
   if (typeof (cls.prototype as Record<string, unknown>)[method] !== 'function') throw new TypeError(`shaper-gen/testing: ${cls.name} has no method ${method}`);
   const operation = method === 'default' ? (input.operation ?? (input.oldObject ? 'UPDATE' : 'CREATE')) : METHOD_OPERATIONS[method];
@@ -74,7 +74,7 @@ export function requestDependencies(options: ContextOptions) {
   return { log: options.log ?? pino({ level: 'silent' }), kube: options.kube ?? noKube, objects: new MemoryObjects(options.objects ?? {}) };
 }
 
-function decoratedWebhook(cls: Function): ResolvedWebhook {
+function decoratedWebhook(cls: { readonly name: string }): ResolvedWebhook {
   const webhook = webhookOf(cls);
   if (!webhook) throw new TypeError(`shaper-gen/testing: ${cls.name} is not decorated with @Webhook`);
   return webhook;

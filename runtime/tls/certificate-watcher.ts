@@ -90,13 +90,10 @@ export class CertificateWatcher {
   private async load(): Promise<void> {
     let cert: Buffer, key: Buffer, ca: Buffer | undefined;
     try {
-      [cert, key, ca] = await Promise.all([
-        readFile(this.files.certFile),
-        readFile(this.files.keyFile),
-        this.files.clientCAFile ? readFile(this.files.clientCAFile) : Promise.resolve(undefined),
-      ]);
+      [cert, key, ca] = await Promise.all([readFile(this.files.certFile), readFile(this.files.keyFile), this.files.clientCAFile ? readFile(this.files.clientCAFile) : Promise.resolve(undefined)]);
     } catch (error) {
-      return this.fail(error as Error);
+      this.fail(error as Error);
+      return;
     }
     const bytes = `${cert.toString('base64')}.${key.toString('base64')}.${ca?.toString('base64') ?? ''}`;
     if (bytes === this.bytes) return;
@@ -116,7 +113,10 @@ export class CertificateWatcher {
   }
 
   private fail(error: Error): void {
-    this.options.log.error({ err: error, certFile: this.files.certFile, keyFile: this.files.keyFile }, this.loaded ? 'serving certificate reload failed; keeping the previous one' : 'serving certificate not loaded');
+    this.options.log.error(
+      { err: error, certFile: this.files.certFile, keyFile: this.files.keyFile },
+      this.loaded ? 'serving certificate reload failed; keeping the previous one' : 'serving certificate not loaded',
+    );
     this.options.onError(error);
   }
 }

@@ -53,9 +53,7 @@ describe('/validate-assignment', () => {
     const badSelector = await runWebhook(AssignmentValidator, {
       object: assignment({ ...valid, selector: { matchExpressions: [{ key: 'tier', operator: 'In', values: [] }] } }),
     });
-    expect(badSelector.causes).toEqual([
-      { reason: 'FieldValueInvalid', field: 'spec.selector.matchExpressions[0].values', message: 'Invalid value: operator In needs a non-empty values list' },
-    ]);
+    expect(badSelector.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.selector.matchExpressions[0].values', message: 'Invalid value: operator In needs a non-empty values list' }]);
   });
 
   it('does not look up the Profile when the spec is already invalid', async () => {

@@ -71,9 +71,7 @@ describe('/validate-profile', () => {
 
   it('forbids changing the tier on update, with the field as the cause', async () => {
     const decision = await runWebhook(ProfileValidator, { oldObject: profile({ tier: 'bronze' }), object: profile({ tier: 'gold' }) });
-    expect(decision.causes).toEqual([
-      { reason: 'FieldValueInvalid', field: 'spec.tier', message: 'Invalid value: "gold": field is immutable (was "bronze"); create a new Profile instead' },
-    ]);
+    expect(decision.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.tier', message: 'Invalid value: "gold": field is immutable (was "bronze"); create a new Profile instead' }]);
     expect((await runWebhook(ProfileValidator, { oldObject: profile({ tier: 'gold' }), object: profile({ tier: 'gold', priority: 5 }) })).allowed).toBe(true);
   });
 });

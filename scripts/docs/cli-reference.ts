@@ -36,7 +36,7 @@ export function cliPage(root: string): string {
     '',
     'The `shaper-gen` executable comes with the `shaper-gen` package. `serve` runs the admission server; `init`,',
     '`manifests` and `dev` run `@shaper-gen/generator`, which must be installed in the project at the same version',
-    '(`runtime/cli/load-generator.ts`). Below is each command\'s `--help`.',
+    "(`runtime/cli/load-generator.ts`). Below is each command's `--help`.",
     '',
     '## `shaper-gen`',
     '',

@@ -63,7 +63,12 @@ const EXAMPLES: Partial<Record<keyof WebhookOptions, readonly Example[]>> = {
   ],
   matchConditions: [
     { value: Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })), label: '65 conditions' },
-    { value: [{ name: 'is-pod', expression: 'true' }, { name: 'is-pod', expression: 'true' }] },
+    {
+      value: [
+        { name: 'is-pod', expression: 'true' },
+        { name: 'is-pod', expression: 'true' },
+      ],
+    },
     { value: [{ name: 'bad name!', expression: 'true' }] },
     { value: [{ name: 'empty', expression: ' ' }] },
   ],
@@ -85,7 +90,7 @@ const RULE_EXAMPLES: Record<string, readonly Example[]> = {
 };
 
 /** CEL that the API server would refuse to store, compiled by the generator (packages/generator/src/cel.ts). */
-const CEL_EXAMPLES = ["object.metadata.name", "object.spec.replicas >", "duration('1x') > duration('1s')", "object.metadata.labels.exists(k, k.size())"];
+const CEL_EXAMPLES = ['object.metadata.name', 'object.spec.replicas >', "duration('1x') > duration('1s')", 'object.metadata.labels.exists(k, k.size())'];
 
 /** The wrong-type input for a declared type. */
 function wrongType(type: string): unknown {
@@ -116,7 +121,11 @@ function optionExamples(option: keyof WebhookOptions, type: string): string[][] 
     const base = example.mutating ? MUTATING : VALIDATING;
     const problems = problemsOf({ ...base, ...example.with, [option]: example.value });
     if (problems.length === 0) throw new Error(`scripts/docs: the example ${show(example)} for option ${option} is no longer refused; change it in scripts/docs/decorator-options.ts`);
-    const input = example.with ? `${show(example)} with ${Object.entries(example.with).map(([k, v]) => `${k}: ${literal(v)}`).join(', ')}` : show(example);
+    const input = example.with
+      ? `${show(example)} with ${Object.entries(example.with)
+          .map(([k, v]) => `${k}: ${literal(v)}`)
+          .join(', ')}`
+      : show(example);
     return [code(input), problems.map((p) => p.message).join('; ')];
   });
 }
@@ -124,8 +133,8 @@ function optionExamples(option: keyof WebhookOptions, type: string): string[][] 
 function ruleExamples(field: PropertyDoc): string[][] {
   const examples: Example[] = [...(field.optional ? [] : [{ value: undefined }]), ...(RULE_EXAMPLES[field.name] ?? [])];
   return examples.map((example) => {
-    const rule: Record<string, unknown> = { ...BASE_RULE, [field.name]: example.value };
-    if (example.value === undefined) delete rule[field.name];
+    const rule: Record<string, unknown> =
+      example.value === undefined ? Object.fromEntries(Object.entries(BASE_RULE).filter(([key]) => key !== field.name)) : { ...BASE_RULE, [field.name]: example.value };
     const problems = problemsOf({ ...VALIDATING, rules: [rule] });
     if (problems.length === 0) throw new Error(`scripts/docs: the rule example ${show(example)} for ${field.name} is no longer refused; change it in scripts/docs/decorator-options.ts`);
     return [example.value === undefined ? '(left out)' : code(show(example)), problems.map((p) => `${formatProblemPath(p.path)}: ${p.message}`).join('; ')];
@@ -186,7 +195,8 @@ function fieldsOf(option: string, fields: Map<string, string[]>): string {
     return `the configuration's ${code('kind')}: ${CONFIGURATION_KINDS.map((k) => `${code(k.kind)} when ${k.mutating} (${code(`templates/${k.fileName}`)})`).join(', ')}`;
   }
   if (option === 'configuration') return `the configuration's ${code('metadata.name')}, ${code('<chart fullname>-<configuration>')}`;
-  if ((SERVER_ONLY_OPTION_NAMES as readonly string[]).includes(option)) return "none: read by the server and by the chart's RBAC (`templates/_rbac-rules.tpl`), never written into a webhook configuration";
+  if ((SERVER_ONLY_OPTION_NAMES as readonly string[]).includes(option))
+    return "none: read by the server and by the chart's RBAC (`templates/_rbac-rules.tpl`), never written into a webhook configuration";
   throw new Error(`scripts/docs: option ${option} is written nowhere the script knows: not in ${TEMPLATE_FILE}, and not a server-only option; say where in scripts/docs/decorator-options.ts`);
 }
 
@@ -227,7 +237,9 @@ export function decoratorOptionsPage(root: string): string {
       WEBHOOK_OPTION_NAMES.map((name) => [code(name), code(property(name).type), defaultOf(name, required(name)), fieldsOf(name, fields)]),
     ),
     '',
-    `An option that is not in this list is refused: ${problemsOf({ ...VALIDATING, timeout: 5 }).map((p) => p.message).join('; ')}`,
+    `An option that is not in this list is refused: ${problemsOf({ ...VALIDATING, timeout: 5 })
+      .map((p) => p.message)
+      .join('; ')}`,
   ];
   const checkers = new Map<unknown, string>();
   for (const name of WEBHOOK_OPTION_NAMES) {
@@ -251,24 +263,52 @@ export function decoratorOptionsPage(root: string): string {
       const defaults = resolved({ ...VALIDATING }).rules[0] as unknown as Record<string, unknown>;
       const ruleDefaults = Object.fromEntries(rule.properties.filter((f) => !(f.name in BASE_RULE)).map((f) => [f.name, defaults[f.name]]));
       out.push('', `Each rule (${code('RuleOptions')}):`, '', propertyTable(rule, docs, ruleDefaults));
-      out.push('', 'Refused rule fields (example rule: ' + code(literal(BASE_RULE)) + '):', '', table(['field', 'input', 'message'], rule.properties.flatMap((f) => ruleExamples(f).map((row) => [code(f.name), ...row]))));
+      out.push(
+        '',
+        'Refused rule fields (example rule: ' + code(literal(BASE_RULE)) + '):',
+        '',
+        table(
+          ['field', 'input', 'message'],
+          rule.properties.flatMap((f) => ruleExamples(f).map((row) => [code(f.name), ...row])),
+        ),
+      );
     }
     if (name === 'matchConditions') {
-      out.push('', paragraph(`${code('shaper-gen manifests')} also compiles each ${code('expression')} as the API server does before it stores the
+      out.push(
+        '',
+        paragraph(`${code('shaper-gen manifests')} also compiles each ${code('expression')} as the API server does before it stores the
         configuration (${code('packages/generator/src/cel.ts')}): CEL with the API server's variables and function libraries, and a
-        ${code('bool')} result. The decorator at run time does not compile CEL.`), '', table(['expression', 'message'], celExamples()));
+        ${code('bool')} result. The decorator at run time does not compile CEL.`),
+        '',
+        table(['expression', 'message'], celExamples()),
+      );
     }
   }
-  const described = referencedInterfaces(WEBHOOK_OPTION_NAMES.map((name) => property(name).type), docs).filter((doc) => doc.name !== 'RuleOptions');
+  const described = referencedInterfaces(
+    WEBHOOK_OPTION_NAMES.map((name) => property(name).type),
+    docs,
+  ).filter((doc) => doc.name !== 'RuleOptions');
   out.push('', '## Types the options use');
   for (const doc of described) {
     out.push('', `### ${code(doc.name)}`, '', `Declared in ${code(doc.file)}.${doc.doc ? ` ${doc.doc}` : ''}`, '', propertyTable(doc, docs));
   }
-  out.push('', '## Checks across webhooks', '', paragraph(`${code('manifests')} checks the webhooks of a project together, and ${code('serve')} checks the classes it
-    registers the same way (${code('runtime/options/webhook-set.ts')}):`), '');
+  out.push(
+    '',
+    '## Checks across webhooks',
+    '',
+    paragraph(`${code('manifests')} checks the webhooks of a project together, and ${code('serve')} checks the classes it
+    registers the same way (${code('runtime/options/webhook-set.ts')}):`),
+    '',
+  );
   for (const message of setExamples()) out.push(`- ${message}`);
-  out.push('', '## Checks on the class', '', paragraph(`The decorated class must implement the methods its kind of webhook is called with
-    (${code('runtime/contract.ts')}); ${code('manifests')} checks the class's own members, the decorator the prototype:`), '');
+  out.push(
+    '',
+    '## Checks on the class',
+    '',
+    paragraph(`The decorated class must implement the methods its kind of webhook is called with
+    (${code('runtime/contract.ts')}); ${code('manifests')} checks the class's own members, the decorator the prototype:`),
+    '',
+  );
   out.push(`- ${handlerShapeProblem('WidgetDefaulter', true, () => false)}`, `- ${handlerShapeProblem('WidgetValidator', false, () => false)}`);
   return `${out.join('\n')}\n`;
 }

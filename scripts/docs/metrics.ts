@@ -21,14 +21,15 @@ export async function metricsPage(): Promise<string> {
   series.latency.observe(0.001);
   const described: Described[] = [];
   for (const metric of metrics.registry.getMetricsAsArray()) {
-    const { labelNames: declared, get } = metric as unknown as {
+    const readable = metric as unknown as {
       labelNames?: readonly string[];
       get(): Promise<{ name: string; help: string; type: string; values: { labels: Record<string, unknown> }[] }>;
     };
-    const { name, help, type, values } = await get.call(metric);
+    const declared = readable.labelNames;
+    const { name, help, type, values } = await readable.get();
     const seen = new Set<string>(declared ?? []);
     for (const value of values) for (const label of Object.keys(value.labels)) if (label !== 'le') seen.add(label);
-    described.push({ name, type: String(type), help, labels: [...seen] });
+    described.push({ name, type, help, labels: [...seen] });
   }
   if (described.length === 0) throw new Error('scripts/docs: ServerMetrics registers no metrics');
   return `${[

@@ -101,7 +101,7 @@ export function serverConfigPage(root: string): string {
       rows.push([code(key), typeText(child), code(literal(defaultAt(key))), comments.get(key) ?? '—']);
     }
   };
-  walk(SERVER_CONFIG_SCHEMA as Schema, '');
+  walk(SERVER_CONFIG_SCHEMA, '');
   const out = [
     generatedHeader('Server configuration (ServerConfig)', [SOURCE]),
     '',

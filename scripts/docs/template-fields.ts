@@ -18,14 +18,13 @@ const PARTIAL = /^(\s*)\{\{>\s*([\w-]+)[^}]*\}\}\s*$/;
 const REFERENCE = /\{\{(?:(?:q|flow|goString)\s+)?([A-Za-z]\w*)\}\}/g;
 const EACH = /\{\{#each\s+([A-Za-z]\w*)\}\}/;
 const IF = /\{\{#if\s+([A-Za-z]\w*)\}\}/;
-const CLOSE_EACH = /\{\{\/each\}\}/;
 
 function expandPartials(text: string, partialsDir: string, indent = ''): string[] {
   return text.split('\n').flatMap((line) => {
     const partial = PARTIAL.exec(line);
     if (!partial) return [indent + line];
-    const file = path.join(partialsDir, `${partial[2]}.hbs`);
-    return expandPartials(readFileSync(file, 'utf8'), partialsDir, indent + partial[1]);
+    const file = path.join(partialsDir, `${partial[2]!}.hbs`);
+    return expandPartials(readFileSync(file, 'utf8'), partialsDir, indent + (partial[1] ?? ''));
   });
 }
 
@@ -57,16 +56,16 @@ export function webhookTemplateFields(templateFile: string, options: readonly st
     if (eachMatch) {
       const name = eachMatch[1]!;
       // `rules:` followed by `{{#each rules}}`: the list is the option.
-      if (options.includes(name) && lastKey && lastKey.value.trim() === '') add(name, lastKey.path);
+      if (options.includes(name) && lastKey?.value.trim() === '') add(name, lastKey.path);
       each.push(name);
       continue;
     }
-    if (CLOSE_EACH.test(line)) {
+    if (line.includes('{{/each}}')) {
       each.pop();
       continue;
     }
     const ifMatch = IF.exec(line);
-    if (ifMatch && line.trim() === ifMatch[0]) {
+    if (line.trim() === ifMatch?.[0]) {
       pendingIf = ifMatch[1];
       continue;
     }

@@ -56,7 +56,7 @@ export function readTypeDocs(root: string, entry: string): TypeDocs {
   for (const statement of entryFile.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     const specifier = statement.moduleSpecifier.text;
-    if (!specifier.startsWith('.') || !statement.importClause?.isTypeOnly) continue;
+    if (!specifier.startsWith('.') || statement.importClause?.phaseModifier !== ts.SyntaxKind.TypeKeyword) continue;
     files.push(parse(path.join(root, path.dirname(entry), specifier.replace(/\.js$/, '.ts'))));
   }
   for (const source of files) {

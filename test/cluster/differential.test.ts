@@ -69,7 +69,9 @@ function checkRendered(testCase: Case, outcome: GeneratorOutcome, variants: read
     const objects = outcome.rendered.filter((r) => r.variant === name).map((r) => r.object);
     const webhooks = objects.reduce((sum, object) => sum + (object.webhooks as unknown[]).length, 0);
     if (objects.length !== kinds || webhooks !== testCase.webhooks.length) {
-      throw new Error(`case ${testCase.id} (${testCase.label}), ${name}: rendered ${objects.length} configurations with ${webhooks} webhooks for ${testCase.webhooks.length} webhooks of ${kinds} kinds`);
+      throw new Error(
+        `case ${testCase.id} (${testCase.label}), ${name}: rendered ${objects.length} configurations with ${webhooks} webhooks for ${testCase.webhooks.length} webhooks of ${kinds} kinds`,
+      );
     }
   }
 }
@@ -80,10 +82,7 @@ beforeAll(async () => {
   project = createFixtureProject({});
   const variants = await chartVariants();
   // The generator runs while the control plane starts.
-  const [plane, generated] = await Promise.allSettled([
-    startControlPlane({ dir, hostAddress: '127.0.0.1', log }),
-    runGenerator(project, cases, variants),
-  ]);
+  const [plane, generated] = await Promise.allSettled([startControlPlane({ dir, hostAddress: '127.0.0.1', log }), runGenerator(project, cases, variants)]);
   if (plane.status === 'fulfilled') controlPlane = plane.value;
   if (plane.status === 'rejected') throw plane.reason;
   if (generated.status === 'rejected') throw generated.reason;
@@ -130,7 +129,13 @@ describe('shaper-gen manifests against the kube-apiserver', () => {
   it('refuses what the API server accepts only in the deliberate stricter categories', () => {
     const offending = results
       .filter((j) => j.verdict === 'we-refuse-they-accept' && j.categories.includes(undefined))
-      .map((j) => `${describeCase(j)}\n    ${j.generator.problems.filter((_, i) => j.categories[i] === undefined).map((p) => p.printed).join('\n    ')}`);
+      .map(
+        (j) =>
+          `${describeCase(j)}\n    ${j.generator.problems
+            .filter((_, i) => j.categories[i] === undefined)
+            .map((p) => p.printed)
+            .join('\n    ')}`,
+      );
     expect(offending).toEqual([]);
   });
 

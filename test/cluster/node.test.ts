@@ -34,14 +34,14 @@ beforeAll(async () => {
     throw error;
   }
 });
-afterAll(() => env?.stop());
+afterAll(() => (env as KindEnv | undefined)?.stop());
 
 const apps = () => env.kubeConfig.makeApiClient(AppsV1Api);
 const core = () => env.kubeConfig.makeApiClient(CoreV1Api);
 const traffic = (name: string) => {
   const load = admissionTraffic(objects, { group, version, namespace: NS, plural: 'profiles', prefix: name, maxCalls: 4000, maxSeconds: 240 });
   return {
-    warmUp: load.warmUp,
+    warmUp: () => load.warmUp(),
     async stop() {
       const result = await load.stop();
       process.stderr.write(`${name}: ${result.calls} admission calls during the disruption, ${result.failures.length} failed\n`);
@@ -51,14 +51,20 @@ const traffic = (name: string) => {
 };
 
 /** Waits until the Deployment has rolled out completely: every replica updated and available, no old pod left. */
-async function rolledOut(minimumNewPods: Set<string> = new Set()): Promise<KindEnvPod[]> {
-  return waitFor('the Deployment to roll out', async () => {
-    const { metadata, spec, status } = await apps().readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE });
-    const done = status?.observedGeneration === metadata?.generation && status?.updatedReplicas === spec?.replicas && status?.availableReplicas === spec?.replicas && status?.replicas === spec?.replicas;
-    if (!done) return undefined;
-    const pods = await env.pods();
-    return pods.length === spec?.replicas && pods.every((pod) => pod.ready && !minimumNewPods.has(pod.uid)) ? pods : undefined;
-  }, 240_000, 500);
+async function rolledOut(minimumNewPods = new Set<string>()): Promise<KindEnvPod[]> {
+  return waitFor(
+    'the Deployment to roll out',
+    async () => {
+      const { metadata, spec, status } = await apps().readNamespacedDeployment({ name: FULLNAME, namespace: RELEASE_NAMESPACE });
+      const done =
+        status?.observedGeneration === metadata?.generation && status?.updatedReplicas === spec?.replicas && status?.availableReplicas === spec?.replicas && status?.replicas === spec?.replicas;
+      if (!done) return undefined;
+      const pods = await env.pods();
+      return pods.length === spec?.replicas && pods.every((pod) => pod.ready && !minimumNewPods.has(pod.uid)) ? pods : undefined;
+    },
+    240_000,
+    500,
+  );
 }
 
 describe.runIf(onNode)('the chart on a real node', () => {
@@ -73,10 +79,23 @@ describe.runIf(onNode)('the chart on a real node', () => {
     }
     // The EndpointSlice controller, not the harness, published both pods (it follows the pods' Ready condition shortly after).
     const expected = pods.map((pod) => pod.address).sort();
-    const ready = await waitFor('the EndpointSlice to list both pods as ready', async () => {
-      const addresses = (await endpoints()).filter((e) => e.conditions?.ready).flatMap((e) => e.addresses).sort();
-      return addresses.join() === expected.join() ? addresses : undefined;
-    }, 30_000, 250).catch(async () => (await endpoints()).filter((e) => e.conditions?.ready).flatMap((e) => e.addresses).sort());
+    const ready = await waitFor(
+      'the EndpointSlice to list both pods as ready',
+      async () => {
+        const addresses = (await endpoints())
+          .filter((e) => e.conditions?.ready)
+          .flatMap((e) => e.addresses)
+          .sort();
+        return addresses.join() === expected.join() ? addresses : undefined;
+      },
+      30_000,
+      250,
+    ).catch(async () =>
+      (await endpoints())
+        .filter((e) => e.conditions?.ready)
+        .flatMap((e) => e.addresses)
+        .sort(),
+    );
     expect(ready).toEqual(expected);
   });
 
@@ -88,10 +107,20 @@ describe.runIf(onNode)('the chart on a real node', () => {
       expect(/^Gid:\s+(.*)$/m.exec(status)![1]!.split(/\s+/)).toEqual(['65532', '65532', '65532', '65532']);
       expect(/^CapEff:\s+(.*)$/m.exec(status)![1]).toBe('0000000000000000');
       expect(/^NoNewPrivs:\s+(.*)$/m.exec(status)![1]).toBe('1');
-      // Writing into the image fails; /tmp (the chart's emptyDir) is writable.
-      const write = (file: string) => run('nsenter', ['--target', String(pid), '--mount', '--setuid', '65532', '--setgid', '65532', 'sh', '-c', `echo x > ${file}`]).then(() => 'written', (error: { stderr?: string }) => error.stderr?.trim());
-      expect(await write('/app/probe')).toBe('sh: 1: cannot create /app/probe: Read-only file system');
+      // Writing into the image fails; /tmp (the chart's emptyDir) is writable. The image has Node and no shell.
+      const inContainer = (command: string, ...args: string[]) => run('nsenter', ['--target', String(pid), '--mount', '--setuid', '65532', '--setgid', '65532', command, ...args]);
+      const write = async (file: string) =>
+        (
+          await inContainer('/usr/local/bin/node', '-e', "try { require('node:fs').writeFileSync(process.argv[1], 'x'); console.log('written') } catch (e) { console.log(e.code) }", file)
+        ).stdout.trim();
+      expect(await write('/app/probe')).toBe('EROFS');
       expect(await write('/tmp/probe')).toBe('written');
+      expect(
+        await inContainer('sh', '-c', 'true').then(
+          () => 'a shell',
+          (error: { stderr?: string }) => error.stderr?.trim(),
+        ),
+      ).toBe('nsenter: failed to execute sh: No such file or directory');
       expect((await env.readyz()).status).toBe(200);
     }
     expect(env.logs('serve', 100_000)).toMatch(/"msg":"serving 4 webhook\(s\)"/);
@@ -131,8 +160,15 @@ describe.runIf(onNode)('the chart on a real node', () => {
     const pods = await env.pods();
     const evict = (pod: KindEnvPod) =>
       core()
-        .createNamespacedPodEviction({ name: pod.name, namespace: RELEASE_NAMESPACE, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace: RELEASE_NAMESPACE } } })
-        .then(() => 201, (error: { code?: number }) => error.code);
+        .createNamespacedPodEviction({
+          name: pod.name,
+          namespace: RELEASE_NAMESPACE,
+          body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace: RELEASE_NAMESPACE } },
+        })
+        .then(
+          () => 201,
+          (error: { code?: number }) => error.code,
+        );
     expect(await evict(pods[0]!)).toBe(201);
     // The evicted pod's replacement cannot be scheduled on the cordoned node: the budget refuses the second eviction.
     await waitFor('the first pod to be gone', async () => ((await env.pods()).some((pod) => pod.uid === pods[0]!.uid) ? undefined : true), 90_000, 500);
@@ -156,15 +192,22 @@ describe.runIf(onNode)('the chart on a real node', () => {
       { name: FULLNAME, namespace: RELEASE_NAMESPACE, body: { spec: { template: { spec: { containers: [{ name: 'server', image: `${image.repository}:${image.tag}` }] } } } } },
       setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
     );
-    const gated = await waitFor('the new pod to run, unready', async () => {
-      const fresh = (await env.pods()).filter((pod) => !serving.has(pod.uid));
-      if (fresh.length !== 1) return undefined;
-      const readyz = await httpText(fresh[0]!.address, 8081, '/readyz?verbose').catch(() => undefined);
-      return readyz?.text.includes('[-]handlers') ? { pod: fresh[0]!, readyz } : undefined;
-    }, 120_000, 500);
+    const gated = await waitFor(
+      'the new pod to run, unready',
+      async () => {
+        const fresh = (await env.pods()).filter((pod) => !serving.has(pod.uid));
+        if (fresh.length !== 1) return undefined;
+        const readyz = await httpText(fresh[0]!.address, 8081, '/readyz?verbose').catch(() => undefined);
+        return readyz?.text.includes('[-]handlers') ? { pod: fresh[0]!, readyz } : undefined;
+      },
+      120_000,
+      500,
+    );
     expect(gated.readyz.status).toBe(503);
     expect(gated.readyz.text).toContain('[-]handlers failed: no handler registered for /validate-profile\n');
-    const endpoint = await waitFor('the EndpointSlice to list the new pod', async () => (await endpoints()).find((e) => e.addresses.includes(gated.pod.address)), 30_000, 250).catch(() => undefined);
+    const endpoint = await waitFor('the EndpointSlice to list the new pod', async () => (await endpoints()).find((e) => e.addresses.includes(gated.pod.address)), 30_000, 250).catch(
+      () => undefined,
+    );
     expect(endpoint?.conditions?.ready).toBe(false);
     expect((await env.pods()).filter((pod) => serving.has(pod.uid)).map((pod) => pod.ready)).toEqual([true, true]);
     await apps().patchNamespacedDeployment(

@@ -86,8 +86,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  connection?.close();
-  await cp?.stop();
+  // Undefined when beforeAll failed before making them.
+  (connection as ApiConnection | undefined)?.close();
+  await (cp as ControlPlane | undefined)?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -110,15 +111,18 @@ describe('the watch stream', () => {
     expect(seen.map((event) => event.type)).toEqual(['ADDED', ...bookmarks.map(() => 'BOOKMARK')]);
   });
 
-  it("fails with ResourceVersionExpired from a resourceVersion the API server no longer has: older than its watch cache, or compacted in etcd", async () => {
+  it('fails with ResourceVersionExpired from a resourceVersion the API server no longer has: older than its watch cache, or compacted in etcd', async () => {
     // A fresh API server's watch cache begins near resourceVersion 1, and etcd keeps everything until compacted:
     // only a compaction and a restart (the watch cache begins anew) make resourceVersion 1 too old for both.
     await compactEtcd();
     await cp.restartApiServer();
-    const failure = (resource: CachedResource) => openWatch(connection, resource, '1', { timeoutSeconds: 10 }).then(consume).then(
-      (events) => events,
-      (error: unknown) => error,
-    );
+    const failure = (resource: CachedResource) =>
+      openWatch(connection, resource, '1', { timeoutSeconds: 10 })
+        .then(consume)
+        .then(
+          (events) => events,
+          (error: unknown) => error,
+        );
     const [cached, fromEtcd] = [await failure(CONFIGMAPS), await failure(PODTEMPLATES)];
     expect(cached).toBeInstanceOf(ResourceVersionExpired);
     expect((cached as Error).message).toMatch(/^watch configmaps from resourceVersion 1: 410 too old resource version: 1 \(\d+\)$/);
@@ -141,7 +145,10 @@ describe('ResourceInformer', () => {
       expect(byKey(informer.list(NS))).toEqual(await apiObjects(CONFIGMAPS, NS));
 
       await admin('POST', resourcePath(CONFIGMAPS, NS), configMap('delta', { name: 'delta' }));
-      await admin('PUT', resourcePath(CONFIGMAPS, NS, 'alpha'), { ...configMap('alpha', { name: 'alpha', changed: 'yes' }), metadata: { name: 'alpha', namespace: NS, labels: { tier: 'gold' } } });
+      await admin('PUT', resourcePath(CONFIGMAPS, NS, 'alpha'), {
+        ...configMap('alpha', { name: 'alpha', changed: 'yes' }),
+        metadata: { name: 'alpha', namespace: NS, labels: { tier: 'gold' } },
+      });
       await admin('DELETE', resourcePath(CONFIGMAPS, NS, 'beta'));
       await expectSameObjects(informer, CONFIGMAPS);
       expect(informer.get(NS, 'alpha')).toEqual(withoutManagedFields(await admin('GET', resourcePath(CONFIGMAPS, NS, 'alpha'))));
@@ -169,7 +176,11 @@ describe('ResourceInformer', () => {
       // list of ConfigMaps makes the API server's watch cache catch up with etcd first.
       const other = await admin('POST', resourcePath(PODTEMPLATES, NS), podTemplate('bookmarked', 'one'));
       await admin('GET', resourcePath(CONFIGMAPS));
-      const ended = await waitFor('a watch to end after a bookmark', () => log.lines.slice(listed).find((line) => line.msg === 'cache watch ended; reopening it' && Number(line.resourceVersion) >= Number(other.metadata.resourceVersion)), 30_000);
+      const ended = await waitFor(
+        'a watch to end after a bookmark',
+        () => log.lines.slice(listed).find((line) => line.msg === 'cache watch ended; reopening it' && Number(line.resourceVersion) >= Number(other.metadata.resourceVersion)),
+        30_000,
+      );
       expect(ended.events).toBeGreaterThanOrEqual(1);
       await expectSameObjects(informer, CONFIGMAPS);
       expect(log.messages().filter((message) => message !== 'cache watch ended; reopening it')).toEqual(['cache synced']);
@@ -214,10 +225,20 @@ describe('ResourceInformer', () => {
       await revokeReader();
       await cp.restartApiServer();
       // Its watches broke with the restart; reopening them is refused now.
-      await waitFor('both informers to be refused', () => both.every(({ informer }) => /HTTP 403/.test(informer.problem ?? '')) || undefined, 60_000);
+      await waitFor('both informers to be refused', () => both.every(({ informer }) => (informer.problem ?? '').includes('HTTP 403')) || undefined, 60_000);
       expect(both.map(({ informer }) => [informer.isFresh, informer.problem])).toEqual([
-        [false, expect.stringMatching(/^watch interrupted: watch configmaps from resourceVersion \d+: HTTP 403: configmaps is forbidden: User "cache-reader" cannot watch resource "configmaps" in API group "" at the cluster scope$/)],
-        [false, expect.stringMatching(/^watch interrupted: watch podtemplates from resourceVersion \d+: HTTP 403: podtemplates is forbidden: User "cache-reader" cannot watch resource "podtemplates" in API group "" at the cluster scope$/)],
+        [
+          false,
+          expect.stringMatching(
+            /^watch interrupted: watch configmaps from resourceVersion \d+: HTTP 403: configmaps is forbidden: User "cache-reader" cannot watch resource "configmaps" in API group "" at the cluster scope$/,
+          ),
+        ],
+        [
+          false,
+          expect.stringMatching(
+            /^watch interrupted: watch podtemplates from resourceVersion \d+: HTTP 403: podtemplates is forbidden: User "cache-reader" cannot watch resource "podtemplates" in API group "" at the cluster scope$/,
+          ),
+        ],
       ]);
       const held = both.map(({ informer }) => byKey(informer.list(NS)));
       await admin('POST', resourcePath(CONFIGMAPS, NS), configMap('while-down', { name: 'while-down' }));
@@ -258,7 +279,7 @@ describe('ResourceInformer', () => {
 
       // Its watch ends within 3 s; reopening it is refused.
       await revokeReader();
-      await waitFor('the informer to be refused', () => (/HTTP 403/.test(informer.problem ?? '') ? true : undefined), 30_000);
+      await waitFor('the informer to be refused', () => ((informer.problem ?? '').includes('HTTP 403') ? true : undefined), 30_000);
       await admin('POST', resourcePath(PODTEMPLATES, NS), podTemplate('gone-c', 'one'));
       await admin('PUT', resourcePath(PODTEMPLATES, NS, 'gone-b'), podTemplate('gone-b', 'two'));
       await admin('DELETE', resourcePath(PODTEMPLATES, NS, 'gone-a'));
@@ -270,9 +291,7 @@ describe('ResourceInformer', () => {
       await expectSameObjects(informer, PODTEMPLATES);
       // gone-a's deletion was compacted away with its event: only the relist's replacement can have removed it.
       expect(informer.get(NS, 'gone-a')).toBeUndefined();
-      expect(log.messages().filter((message) => message.startsWith('cache relisting'))).toEqual([
-        expect.stringMatching(/^cache relisting: watch podtemplates from resourceVersion \d+: 410 /),
-      ]);
+      expect(log.messages().filter((message) => message.startsWith('cache relisting'))).toEqual([expect.stringMatching(/^cache relisting: watch podtemplates from resourceVersion \d+: 410 /)]);
       expect(log.messages().at(-1)).toBe('cache watch re-established');
     } finally {
       await informer.stop();
@@ -291,7 +310,11 @@ describe('the in-cluster connection', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: READER },
       subjects: [{ kind: 'ServiceAccount', name: account, namespace: NS }],
     });
-    const tokenRequest = await admin('POST', `/api/v1/namespaces/${NS}/serviceaccounts/${account}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
+    const tokenRequest = await admin('POST', `/api/v1/namespaces/${NS}/serviceaccounts/${account}/token`, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 3600 },
+    });
     const serviceAccountDir = path.join(dir, 'serviceaccount');
     mkdirSync(serviceAccountDir, { recursive: true });
     writeFileSync(path.join(serviceAccountDir, 'ca.crt'), cp.ca.cert);
@@ -346,7 +369,10 @@ registerHooks({ load(url, context, nextLoad) { appendFileSync(${JSON.stringify(l
         const review = (requires: string) =>
           admissionReview({ object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: NS, annotations: { 'example.io/requires': requires } } } });
         expect((await serveDir.post(config.port, '/validate-requires', review('alpha'))).json.response).toMatchObject({ allowed: true });
-        expect((await serveDir.post(config.port, '/validate-requires', review('nowhere'))).json.response).toMatchObject({ allowed: false, status: { message: 'ConfigMap nowhere does not exist' } });
+        expect((await serveDir.post(config.port, '/validate-requires', review('nowhere'))).json.response).toMatchObject({
+          allowed: false,
+          status: { message: 'ConfigMap nowhere does not exist' },
+        });
         const metrics = (await getPlain(config.metrics, '/metrics')).text;
         expect(metrics).toContain('shaper_webhook_cache_reads_total{resource="configmaps",source="cache"} 1');
         expect(metrics).toContain('shaper_webhook_cache_reads_total{resource="configmaps",source="miss"} 1');
@@ -430,7 +456,11 @@ function byKey(objects: KubernetesObject[]): Record<string, KubernetesObject> {
 
 /** Waits until the informer holds exactly what the API server lists (the watch's delivery delay), then compares once more for the report. */
 async function expectSameObjects(informer: ResourceInformer, resource: CachedResource): Promise<void> {
-  await waitFor(`the ${resource.resource} informer to hold what the API server lists`, async () => (isDeepStrictEqual(byKey(informer.list()), await apiObjects(resource)) ? true : undefined), 20_000).catch(() => undefined);
+  await waitFor(
+    `the ${resource.resource} informer to hold what the API server lists`,
+    async () => (isDeepStrictEqual(byKey(informer.list()), await apiObjects(resource)) ? true : undefined),
+    20_000,
+  ).catch(() => undefined);
   expect(byKey(informer.list())).toEqual(await apiObjects(resource));
 }
 

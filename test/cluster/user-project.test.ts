@@ -48,8 +48,8 @@ beforeAll(async () => {
   }
 }, 600_000);
 afterAll(async () => {
-  await env?.stop();
-  user?.remove();
+  await (env as KindEnv | undefined)?.stop();
+  (user as UserProject | undefined)?.remove();
 });
 
 describe("a scaffolded project's chart in a real cluster", () => {
@@ -78,7 +78,7 @@ describe("a scaffolded project's chart in a real cluster", () => {
     expect(other.metadata?.name).toBe('other');
   });
 
-  it('defaults an opted-in Deployment through the mutating webhook, after the API server\'s own defaults; others are left alone', async () => {
+  it("defaults an opted-in Deployment through the mutating webhook, after the API server's own defaults; others are left alone", async () => {
     const apps = env.kubeConfig.makeApiClient(AppsV1Api);
     const defaulted = await apps.createNamespacedDeployment({ namespace: NS, body: deployment('web', { 'webhooks.example.com/defaults': 'true' }) });
     expect(defaulted.spec?.template.spec?.containers[0]?.resources).toEqual({ requests: { cpu: '50m', memory: '64Mi' } });

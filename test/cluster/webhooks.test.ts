@@ -44,12 +44,14 @@ beforeAll(async () => {
     ({ install, objects } = await installSample(env, NS));
   } catch (error) {
     process.stderr.write(`setup failed: ${(error as Error).message}\n${JSON.stringify((error as { body?: unknown }).body ?? '')}\n`);
-    process.stderr.write(`--- kube-apiserver ---\n${env.logs('kube-apiserver')}\n--- cert-manager ---\n${env.logs('cert-manager')}\n--- kubelet ---\n${env.logs('kubelet')}\n--- serve ---\n${env.logs('serve')}\n`);
+    process.stderr.write(
+      `--- kube-apiserver ---\n${env.logs('kube-apiserver')}\n--- cert-manager ---\n${env.logs('cert-manager')}\n--- kubelet ---\n${env.logs('kubelet')}\n--- serve ---\n${env.logs('serve')}\n`,
+    );
     await env.stop();
     throw error;
   }
 });
-afterAll(() => env?.stop());
+afterAll(() => (env as KindEnv | undefined)?.stop());
 
 describe('the installed chart', () => {
   it('was admitted into a Pod Security "restricted" namespace without warnings', async () => {
@@ -64,9 +66,9 @@ describe('the installed chart', () => {
       return body;
     };
     const clean = await apps.createNamespacedDeploymentWithHttpInfo({ namespace: RELEASE_NAMESPACE, body: copy('restricted-check', false), dryRun: 'All' });
-    expect(clean.headers['warning']).toBeUndefined();
+    expect(clean.headers.warning).toBeUndefined();
     const escalating = await apps.createNamespacedDeploymentWithHttpInfo({ namespace: RELEASE_NAMESPACE, body: copy('escalation-check', true), dryRun: 'All' });
-    expect(escalating.headers['warning']).toMatch(/would violate PodSecurity \\"restricted:latest\\": allowPrivilegeEscalation != false/);
+    expect(escalating.headers.warning).toMatch(/would violate PodSecurity \\"restricted:latest\\": allowPrivilegeEscalation != false/);
   });
 
   it('serves ready, every expected path registered, with the certificate cert-manager issued', async () => {
@@ -80,9 +82,11 @@ describe('the installed chart', () => {
   it("gives the server's ServiceAccount exactly get, list and watch on profiles (the validator's cache)", async () => {
     const authz = env.kubeConfig.makeApiClient(AuthorizationV1Api);
     const can = async (verb: string, resource: string, apiGroup = group) =>
-      (await authz.createSubjectAccessReview({
-        body: { spec: { user: `system:serviceaccount:${RELEASE_NAMESPACE}:${FULLNAME}`, resourceAttributes: { namespace: NS, verb, group: apiGroup, resource } } },
-      })).status!.allowed;
+      (
+        await authz.createSubjectAccessReview({
+          body: { spec: { user: `system:serviceaccount:${RELEASE_NAMESPACE}:${FULLNAME}`, resourceAttributes: { namespace: NS, verb, group: apiGroup, resource } } },
+        })
+      ).status!.allowed;
     for (const verb of ['get', 'list', 'watch']) expect(await can(verb, 'profiles'), verb).toBe(true);
     expect(await can('create', 'profiles')).toBe(false);
     expect(await can('get', 'secrets', '')).toBe(false);
@@ -91,7 +95,9 @@ describe('the installed chart', () => {
 
 describe('/mutate-profile', () => {
   it('defaults a Profile created without defaults, and re-applying it changes nothing', async () => {
-    const created = (await objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('fast', { tier: 'gold' }) })) as KubernetesObject & { spec: any };
+    const created = (await objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('fast', { tier: 'gold' }) })) as KubernetesObject & {
+      spec: any;
+    };
     expect(created.spec).toEqual({ tier: 'gold', priority: 900 });
     expect(created.metadata!.labels).toEqual({ 'shaper.io/tier': 'gold' });
     const reapplied = (await objects.replaceNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', name: 'fast', body: created })) as KubernetesObject & { spec: any };
@@ -107,41 +113,54 @@ describe('/mutate-profile', () => {
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       ),
     );
-    expect(status).toEqual(deniedBy('validate-profile.shaper.io', {
-      code: 422,
-      reason: 'Invalid',
-      message: 'Profile.shaper.io "fast" is invalid: spec.tier: Invalid value: "silver": field is immutable (was "gold"); create a new Profile instead',
-      details: {
-        name: 'fast',
-        group: 'shaper.io',
-        kind: 'Profile',
-        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "silver": field is immutable (was "gold"); create a new Profile instead', field: 'spec.tier' }],
-      },
-    }));
+    expect(status).toEqual(
+      deniedBy('validate-profile.shaper.io', {
+        code: 422,
+        reason: 'Invalid',
+        message: 'Profile.shaper.io "fast" is invalid: spec.tier: Invalid value: "silver": field is immutable (was "gold"); create a new Profile instead',
+        details: {
+          name: 'fast',
+          group: 'shaper.io',
+          kind: 'Profile',
+          causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "silver": field is immutable (was "gold"); create a new Profile instead', field: 'spec.tier' }],
+        },
+      }),
+    );
   });
 });
 
 describe('/validate-assignment (with /mutate-assignment)', () => {
   it('denies an Assignment whose Profile does not exist, with the handler message', async () => {
     const status = await rejection(
-      objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment('web', { profileRef: { name: 'missing' }, selector: { matchLabels: { app: 'web' } } }) }),
+      objects.createNamespacedCustomObject({
+        group,
+        version,
+        namespace: NS,
+        plural: 'assignments',
+        body: assignment('web', { profileRef: { name: 'missing' }, selector: { matchLabels: { app: 'web' } } }),
+      }),
     );
-    expect(status).toEqual(deniedBy('validate-assignment.shaper.io', {
-      code: 422,
-      reason: 'Invalid',
-      message: 'Assignment.shaper.io "web" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
-      details: {
-        name: 'web',
-        group: 'shaper.io',
-        kind: 'Assignment',
-        causes: [{ reason: 'FieldValueNotFound', message: 'Not found: "missing": Profile "missing" does not exist in namespace "team-a"', field: 'spec.profileRef.name' }],
-      },
-    }));
+    expect(status).toEqual(
+      deniedBy('validate-assignment.shaper.io', {
+        code: 422,
+        reason: 'Invalid',
+        message: 'Assignment.shaper.io "web" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
+        details: {
+          name: 'web',
+          group: 'shaper.io',
+          kind: 'Assignment',
+          causes: [{ reason: 'FieldValueNotFound', message: 'Not found: "missing": Profile "missing" does not exist in namespace "team-a"', field: 'spec.profileRef.name' }],
+        },
+      }),
+    );
   });
 
   it('admits it once the Profile exists (the lookup runs with the chart ServiceAccount), weight defaulted', async () => {
     const created = (await objects.createNamespacedCustomObject({
-      group, version, namespace: NS, plural: 'assignments',
+      group,
+      version,
+      namespace: NS,
+      plural: 'assignments',
       body: assignment('web', { profileRef: { name: 'fast' }, selector: { matchLabels: { app: 'web' } } }, { 'shaper.io/protected': 'true' }),
     })) as { spec: { weight: number } };
     expect(created.spec.weight).toBe(50);
@@ -155,21 +174,25 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
       ),
     );
     const cause = 'Invalid value: "other": field is immutable (was "fast"); create a new Assignment instead';
-    expect(status).toEqual(deniedBy('validate-assignment.shaper.io', {
-      code: 422,
-      reason: 'Invalid',
-      message: `Assignment.shaper.io "web" is invalid: spec.profileRef.name: ${cause}`,
-      details: { name: 'web', group: 'shaper.io', kind: 'Assignment', causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'spec.profileRef.name' }] },
-    }));
+    expect(status).toEqual(
+      deniedBy('validate-assignment.shaper.io', {
+        code: 422,
+        reason: 'Invalid',
+        message: `Assignment.shaper.io "web" is invalid: spec.profileRef.name: ${cause}`,
+        details: { name: 'web', group: 'shaper.io', kind: 'Assignment', causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'spec.profileRef.name' }] },
+      }),
+    );
   });
 
   it('denies deleting a protected Assignment, and allows it once unprotected', async () => {
     const status = await rejection(objects.deleteNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', name: 'web' }));
-    expect(status).toEqual(deniedBy('validate-assignment.shaper.io', {
-      code: 403,
-      reason: 'Forbidden',
-      message: 'Assignment "web" is protected: remove the shaper.io/protected label before deleting it',
-    }));
+    expect(status).toEqual(
+      deniedBy('validate-assignment.shaper.io', {
+        code: 403,
+        reason: 'Forbidden',
+        message: 'Assignment "web" is protected: remove the shaper.io/protected label before deleting it',
+      }),
+    );
     await objects.patchNamespacedCustomObject(
       { group, version, namespace: NS, plural: 'assignments', name: 'web', body: { metadata: { labels: { 'shaper.io/protected': null } } } },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
@@ -179,11 +202,14 @@ describe('/validate-assignment (with /mutate-assignment)', () => {
 
   it('returns warnings as Warning headers', async () => {
     const response = await objects.createNamespacedCustomObjectWithHttpInfo({
-      group, version, namespace: NS, plural: 'assignments',
+      group,
+      version,
+      namespace: NS,
+      plural: 'assignments',
       body: assignment('heavy', { profileRef: { name: 'fast' }, selector: { matchLabels: { app: 'api' } }, weight: 100 }),
     });
     expect(response.httpStatusCode).toBe(201);
-    expect(response.headers['warning']).toBe('299 - "spec.weight is 100, the maximum: this profile overrides every other assignment"');
+    expect(response.headers.warning).toBe('299 - "spec.weight is 100, the maximum: this profile overrides every other assignment"');
   });
 });
 
@@ -194,19 +220,28 @@ describe('server-side dry-run', () => {
     const status = await rejection(objects.getNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', name: 'dry' }));
     expect(status.code).toBe(404);
     const denied = await rejection(
-      objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment('dry', { profileRef: { name: 'missing' }, selector: { matchLabels: { a: 'b' } } }), dryRun: 'All' }),
+      objects.createNamespacedCustomObject({
+        group,
+        version,
+        namespace: NS,
+        plural: 'assignments',
+        body: assignment('dry', { profileRef: { name: 'missing' }, selector: { matchLabels: { a: 'b' } } }),
+        dryRun: 'All',
+      }),
     );
-    expect(denied).toEqual(deniedBy('validate-assignment.shaper.io', {
-      code: 422,
-      reason: 'Invalid',
-      message: 'Assignment.shaper.io "dry" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
-      details: {
-        name: 'dry',
-        group: 'shaper.io',
-        kind: 'Assignment',
-        causes: [{ reason: 'FieldValueNotFound', message: 'Not found: "missing": Profile "missing" does not exist in namespace "team-a"', field: 'spec.profileRef.name' }],
-      },
-    }));
+    expect(denied).toEqual(
+      deniedBy('validate-assignment.shaper.io', {
+        code: 422,
+        reason: 'Invalid',
+        message: 'Assignment.shaper.io "dry" is invalid: spec.profileRef.name: Not found: "missing": Profile "missing" does not exist in namespace "team-a"',
+        details: {
+          name: 'dry',
+          group: 'shaper.io',
+          kind: 'Assignment',
+          causes: [{ reason: 'FieldValueNotFound', message: 'Not found: "missing": Profile "missing" does not exist in namespace "team-a"', field: 'spec.profileRef.name' }],
+        },
+      }),
+    );
   });
 });
 
@@ -214,20 +249,29 @@ describe('admissionReviewVersions: [v1beta1]', () => {
   it('round-trips: the API server sends v1beta1 and accepts the v1beta1 answer', async () => {
     await addConfigMapWebhook({ name: 'v1beta1', admissionReviewVersions: ['v1beta1'], failurePolicy: 'Fail' });
     // /validate-profile judges the ConfigMap as a Profile: no spec, so "spec: Required value".
-    const status = await waitFor('the v1beta1 webhook to take effect', async () => {
-      const result = await rejection(
-        env.kubeConfig.makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace: NS, body: { metadata: { generateName: 'probe-', labels: { 'kindenv.shaper-gen.io/v1beta1': 'true' } } } }),
-      ).catch(() => undefined);
-      return result;
-    }, 20_000, 500);
+    const status = await waitFor(
+      'the v1beta1 webhook to take effect',
+      async () => {
+        const result = await rejection(
+          env.kubeConfig
+            .makeApiClient(CoreV1Api)
+            .createNamespacedConfigMap({ namespace: NS, body: { metadata: { generateName: 'probe-', labels: { 'kindenv.shaper-gen.io/v1beta1': 'true' } } } }),
+        ).catch(() => undefined);
+        return result;
+      },
+      20_000,
+      500,
+    );
     // generateName: the API server names the object before admission, so the name is probe-<random>.
     const name = /^probe-[a-z0-9]{5}$/.exec(status.details?.name ?? '')?.[0];
-    expect(status).toEqual(deniedBy('v1beta1.kindenv.shaper.io', {
-      code: 422,
-      reason: 'Invalid',
-      message: `ConfigMap "${name}" is invalid: spec: Required value`,
-      details: { name, kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec' }] },
-    }));
+    expect(status).toEqual(
+      deniedBy('v1beta1.kindenv.shaper.io', {
+        code: 422,
+        reason: 'Invalid',
+        message: `ConfigMap "${name}" is invalid: spec: Required value`,
+        details: { name, kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec' }] },
+      }),
+    );
   });
 });
 
@@ -240,7 +284,7 @@ describe('probes and metrics, where the rendered Deployment says', () => {
     expect(pods.length).toBeGreaterThan(0);
     for (const pod of pods) {
       for (const probe of [container.livenessProbe!, container.readinessProbe!, container.startupProbe!]) {
-        const res = await httpText(pod.address, portNumber(probe.httpGet!.port as number | string), probe.httpGet!.path!);
+        const res = await httpText(pod.address, portNumber(probe.httpGet!.port), probe.httpGet!.path!);
         expect(res.status, `${pod.name} ${probe.httpGet!.path}`).toBe(200);
       }
     }
@@ -262,13 +306,11 @@ describe('certificate rotation', () => {
     // Admission calls through the API server for as long as the rotation takes (bounded count).
     let failures = 0;
     let calls = 0;
-    let rotating = true;
+    let rotating = true as boolean; // the rotation below ends it
     const traffic = (async () => {
       while (rotating && calls < 2000) {
         calls++;
-        await objects
-          .createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile(`rotation-${calls}`), dryRun: 'All' })
-          .catch(() => failures++);
+        await objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile(`rotation-${calls}`), dryRun: 'All' }).catch(() => failures++);
       }
     })();
 
@@ -284,17 +326,27 @@ describe('certificate rotation', () => {
       { group: 'cert-manager.io', version: 'v1', namespace: RELEASE_NAMESPACE, plural: 'certificates', name: secretName, body: { status: { conditions } } },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
-    const issued = await waitFor('cert-manager to re-issue the serving certificate', async () => {
-      const data = (await core.readNamespacedSecret({ name: secretName, namespace: RELEASE_NAMESPACE })).data!['tls.crt'];
-      return data !== issuedBefore ? data : undefined;
-    }, 60_000, 250);
+    const issued = await waitFor(
+      'cert-manager to re-issue the serving certificate',
+      async () => {
+        const data = (await core.readNamespacedSecret({ name: secretName, namespace: RELEASE_NAMESPACE })).data!['tls.crt'];
+        return data !== issuedBefore ? data : undefined;
+      },
+      60_000,
+      250,
+    );
     await env.syncServingSecret();
-    const issuedCertificate = new X509Certificate(Buffer.from(issued!, 'base64'));
+    const issuedCertificate = new X509Certificate(Buffer.from(issued, 'base64'));
     for (const pod of pods) {
-      await waitFor(`${pod.name} to serve the new certificate`, async () => {
-        const served = await servedCertificate(pod.address, 9443);
-        return served.raw.equals(issuedCertificate.raw) ? true : undefined;
-      }, 90_000, 250);
+      await waitFor(
+        `${pod.name} to serve the new certificate`,
+        async () => {
+          const served = await servedCertificate(pod.address, 9443);
+          return served.raw.equals(issuedCertificate.raw) ? true : undefined;
+        },
+        90_000,
+        250,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     rotating = false;
@@ -307,24 +359,43 @@ describe('certificate rotation', () => {
 
 describe("/validate-assignment's Profile cache", () => {
   const createAssignment = (name: string, profileName: string) =>
-    objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'assignments', body: assignment(name, { profileRef: { name: profileName }, selector: { matchLabels: { app: name } } }) });
+    objects.createNamespacedCustomObject({
+      group,
+      version,
+      namespace: NS,
+      plural: 'assignments',
+      body: assignment(name, { profileRef: { name: profileName }, selector: { matchLabels: { app: name } } }),
+    });
   const createProfile = (name: string) => objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile(name, { tier: 'silver' }) });
   let counter = 0;
   /** Creates Assignments for the Profile until one is answered from the cache (bounded): proves the watch delivered it. */
   const admittedFromCache = async (profileName: string) => {
-    await waitFor(`an Assignment for ${profileName} admitted from the cache`, async () => {
-      const before = await cacheReads();
-      await createAssignment(`from-cache-${++counter}`, profileName);
-      const after = await cacheReads();
-      return after.cache === before.cache + 1 && after.miss === before.miss ? true : undefined;
-    }, 30_000, 200);
+    await waitFor(
+      `an Assignment for ${profileName} admitted from the cache`,
+      async () => {
+        const before = await cacheReads();
+        await createAssignment(`from-cache-${++counter}`, profileName);
+        const after = await cacheReads();
+        return after.cache === before.cache + 1 && after.miss === before.miss ? true : undefined;
+      },
+      30_000,
+      200,
+    );
   };
   /** Creates Assignments for the Profile until one is denied as not found (bounded): proves the deletion reached the cache. */
   const deniedAsMissing = async (profileName: string) => {
-    const status = await waitFor(`an Assignment for deleted ${profileName} denied`, async () => {
-      const answer = await createAssignment(`after-delete-${++counter}`, profileName).then(() => undefined, (error: unknown) => error);
-      return answer === undefined ? undefined : rejection(Promise.reject(answer));
-    }, 30_000, 200);
+    const status = await waitFor(
+      `an Assignment for deleted ${profileName} denied`,
+      async () => {
+        const answer = await createAssignment(`after-delete-${++counter}`, profileName).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        return answer === undefined ? undefined : rejection(Promise.reject(answer));
+      },
+      30_000,
+      200,
+    );
     expect(status).toMatchObject({ code: 422, message: expect.stringContaining(`Profile "${profileName}" does not exist in namespace "team-a"`) });
   };
 

@@ -33,11 +33,13 @@ export function deniedBy(webhook: string, status: Omit<ClientStatus, 'kind' | 'a
 /** cainjector must have filled every webhook's caBundle before the API server can verify the server. */
 export async function waitForInjectedCA(env: KindEnv, name: string): Promise<void> {
   const registration = env.kubeConfig.makeApiClient(AdmissionregistrationV1Api);
-  await waitFor('cainjector to inject the CA into both webhook configurations', async () => {
-    const [mutating, validating] = await Promise.all([
-      registration.readMutatingWebhookConfiguration({ name }),
-      registration.readValidatingWebhookConfiguration({ name }),
-    ]);
-    return [...mutating.webhooks!, ...validating.webhooks!].every((w) => w.clientConfig.caBundle) ? true : undefined;
-  }, 120_000, 500);
+  await waitFor(
+    'cainjector to inject the CA into both webhook configurations',
+    async () => {
+      const [mutating, validating] = await Promise.all([registration.readMutatingWebhookConfiguration({ name }), registration.readValidatingWebhookConfiguration({ name })]);
+      return [...mutating.webhooks!, ...validating.webhooks!].every((w) => w.clientConfig.caBundle) ? true : undefined;
+    },
+    120_000,
+    500,
+  );
 }

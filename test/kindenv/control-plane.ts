@@ -4,6 +4,7 @@
  * resolve through EndpointSlices) and cert-manager's controllers and CA
  * injector. The node and the controllers that run pods are node.ts and controllers.ts.
  */
+import { execFileSync } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
@@ -64,16 +65,28 @@ export async function startControlPlane({ dir, hostAddress, log, certManager = t
 
     const [etcdPort, etcdPeerPort, apiServerPort] = [await freePort(), await freePort(), await freePort()];
     log(`starting etcd on 127.0.0.1:${etcdPort}`);
-    const etcd = startProcess('etcd', tool('etcd'), [
-      '--data-dir', path.join(dir, 'etcd'),
-      '--listen-client-urls', `http://127.0.0.1:${etcdPort}`,
-      '--advertise-client-urls', `http://127.0.0.1:${etcdPort}`,
-      '--listen-peer-urls', `http://127.0.0.1:${etcdPeerPort}`,
-      '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeerPort}`,
-      '--initial-cluster', `default=http://127.0.0.1:${etcdPeerPort}`,
-      '--unsafe-no-fsync',
-      '--log-level', 'warn',
-    ], path.join(dir, 'etcd.log'));
+    const etcd = startProcess(
+      'etcd',
+      tool('etcd'),
+      [
+        '--data-dir',
+        path.join(dir, 'etcd'),
+        '--listen-client-urls',
+        `http://127.0.0.1:${etcdPort}`,
+        '--advertise-client-urls',
+        `http://127.0.0.1:${etcdPort}`,
+        '--listen-peer-urls',
+        `http://127.0.0.1:${etcdPeerPort}`,
+        '--initial-advertise-peer-urls',
+        `http://127.0.0.1:${etcdPeerPort}`,
+        '--initial-cluster',
+        `default=http://127.0.0.1:${etcdPeerPort}`,
+        '--unsafe-no-fsync',
+        '--log-level',
+        'warn',
+      ],
+      path.join(dir, 'etcd.log'),
+    );
     processes.push(etcd);
 
     log(`starting kube-apiserver on 0.0.0.0:${apiServerPort}`);
@@ -103,7 +116,15 @@ export async function startControlPlane({ dir, hostAddress, log, certManager = t
     const launchApiServer = () => {
       const started = startProcess('kube-apiserver', tool('kube-apiserver'), apiServerArgs, path.join(dir, 'kube-apiserver.log'), {
         // The API server must call webhooks directly, never through a proxy from the environment.
-        env: { ...process.env, HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8', no_proxy: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8' },
+        env: {
+          ...process.env,
+          HTTPS_PROXY: '',
+          https_proxy: '',
+          HTTP_PROXY: '',
+          http_proxy: '',
+          NO_PROXY: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8',
+          no_proxy: '.svc,.svc.cluster.local,127.0.0.1,10.0.0.0/8',
+        },
       });
       processes.splice(1, 1, started);
       return started;
@@ -115,11 +136,16 @@ export async function startControlPlane({ dir, hostAddress, log, certManager = t
     const kubeconfigFromPod = path.join(dir, 'kubeconfig-from-pod');
     writeKubeconfig(kubeconfigFromPod, `https://${hostAddress}:${apiServerPort}`, ca.cert, { cert: admin.cert, key: admin.key });
     const apiServerReady = () =>
-      waitFor('kube-apiserver /readyz', async () => {
-        if (apiServer.child.exitCode !== null) throw new GiveUp(`kube-apiserver exited:\n${apiServer.tail()}`);
-        const status = await getStatus(apiServerPort, '/readyz', ca.cert, admin).catch(() => 0);
-        return status === 200 ? true : undefined;
-      }, 120_000, 500);
+      waitFor(
+        'kube-apiserver /readyz',
+        async () => {
+          if (apiServer.child.exitCode !== null) throw new GiveUp(`kube-apiserver exited:\n${apiServer.tail()}`);
+          const status = await getStatus(apiServerPort, '/readyz', ca.cert, admin).catch(() => 0);
+          return status === 200 ? true : undefined;
+        },
+        120_000,
+        500,
+      );
     await apiServerReady();
     log('kube-apiserver is ready');
 
@@ -128,8 +154,20 @@ export async function startControlPlane({ dir, hostAddress, log, certManager = t
     const restartApiServer = async () => {
       log('restarting kube-apiserver');
       await apiServer.stop();
-      apiServer = launchApiServer();
-      await apiServerReady();
+      // Its port can stay taken for a moment after it exits (seen once in CI: "bind: address already in use"); a few
+      // bounded tries, and what held the port in the failure when they run out.
+      for (let attempt = 1; ; attempt++) {
+        apiServer = launchApiServer();
+        try {
+          await apiServerReady();
+          break;
+        } catch (error) {
+          if (attempt === 5 || !apiServer.tail().includes('address already in use'))
+            throw new Error(`${(error as Error).message}\nlisteners on ${apiServerPort}: ${portHolders(apiServerPort)}`, { cause: error });
+          log(`kube-apiserver could not bind ${apiServerPort} yet (try ${attempt}); trying again in 2 s`);
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+        }
+      }
       log('kube-apiserver is ready again');
     };
     return {
@@ -192,13 +230,23 @@ function getStatus(port: number, urlPath: string, ca: string, client: Pem): Prom
 
 async function applyCertManagerCrds(port: number, ca: string, admin: Pem): Promise<void> {
   const dir = certManagerCrdsDir();
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     await rawRequest(port, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', ca, admin, readFileSync(path.join(dir, name), 'utf8'), 'application/yaml');
   }
 }
 
 /** A request to the API server with the admin certificate; returns status, headers and parsed body. */
-export function rawRequest(port: number, method: string, urlPath: string, ca: string, client: Pem, body?: string, contentType = 'application/json'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+export function rawRequest(
+  port: number,
+  method: string,
+  urlPath: string,
+  ca: string,
+  client: Pem,
+  body?: string,
+  contentType = 'application/json',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   return new Promise((resolve, reject) => {
     const req = https.request(
       { host: '127.0.0.1', port, path: urlPath, method, ca, cert: client.cert, key: client.key, agent: false, headers: body ? { 'Content-Type': contentType } : {} },
@@ -220,4 +268,13 @@ export function rawRequest(port: number, method: string, urlPath: string, ca: st
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** Who holds `port`, as `ss` sees it, for a failure message. */
+function portHolders(port: number): string {
+  try {
+    return execFileSync('ss', ['-Htanp', `sport = :${port}`], { encoding: 'utf8' }).trim() || 'none';
+  } catch (error) {
+    return `ss failed: ${(error as Error).message}`;
+  }
 }

@@ -47,7 +47,9 @@ export async function buildImage(contextDir: string, repository: string, nodeBas
     }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`buildah bud in ${contextDir} failed:\n${(error.stderr || error.stdout || error.message).split('\n').slice(-30).join('\n')}`);
     });
-    const id = readFileSync(idFile, 'utf8').trim().replace(/^sha256:/, '');
+    const id = readFileSync(idFile, 'utf8')
+      .trim()
+      .replace(/^sha256:/, '');
     const tag = id.slice(0, 12);
     await run('buildah', ['tag', id, `${repository}:${tag}`]);
     const { stdout } = await run('buildah', ['images', '--noheading', '--format', '{{.Size}}', `${repository}:${tag}`]);

@@ -64,7 +64,14 @@ export async function createKindBackend(log: (line: string) => void): Promise<Ki
         const { stdout } = await kubectl(['-n', RELEASE_NAMESPACE, 'get', 'pods', '-l', `app.kubernetes.io/instance=${RELEASE}`, '-o', 'json']);
         const items = (JSON.parse(stdout) as { items: { metadata: { name: string; uid: string }; status: { podIP?: string; conditions?: { type: string; status: string }[] } }[] }).items;
         // Pod IPs are inside Docker's network: reachable from the test only where the host routes to it.
-        return items.filter((pod) => pod.status.podIP).map((pod) => ({ name: pod.metadata.name, uid: pod.metadata.uid, address: pod.status.podIP!, ready: pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false }));
+        return items
+          .filter((pod) => pod.status.podIP)
+          .map((pod) => ({
+            name: pod.metadata.name,
+            uid: pod.metadata.uid,
+            address: pod.status.podIP!,
+            ready: pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+          }));
       },
       // The kubelet projects the Secret by itself.
       syncServingSecret: async () => undefined,

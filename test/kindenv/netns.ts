@@ -58,7 +58,7 @@ export function createNetworkNamespace(): NetworkNamespace {
   } catch (error) {
     remove();
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
-    throw new Error(`creating network namespace ${name} failed (needs root and iproute2): ${stderr || (error as Error).message}`);
+    throw new Error(`creating network namespace ${name} failed (needs root and iproute2): ${stderr || (error as Error).message}`, { cause: error });
   }
   process.once('exit', remove);
   const routePods = () => ip('route', 'replace', podCidr, 'via', podAddress, 'dev', hostLink);

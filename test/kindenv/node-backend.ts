@@ -90,7 +90,10 @@ export async function createNodeBackend(log: (line: string) => void): Promise<Ki
         const namespace = options.namespace ?? 'shaper-system';
         const image = await buildAndLoad(options.appDir ?? REPO_ROOT);
         await core.createNamespace({ body: labelledNamespace(namespace) });
-        const sets = Object.entries({ image: { repository: image.repository, tag: image.tag, pullPolicy: 'Never' }, ...values }).flatMap(([key, value]) => ['--set-json', `${key}=${JSON.stringify(value)}`]);
+        const sets = Object.entries({ image: { repository: image.repository, tag: image.tag, pullPolicy: 'Never' }, ...values }).flatMap(([key, value]) => [
+          '--set-json',
+          `${key}=${JSON.stringify(value)}`,
+        ]);
         release = { namespace, release: name, fullname: helmFullname(name, chartDir) };
         log(`helm install ${name} ${path.relative(REPO_ROOT, chartDir) || chartDir} -n ${namespace} --wait`);
         const { stderr } = await helm(['install', name, chartDir, '--namespace', namespace, '--wait', '--timeout', '300s', ...sets]);
@@ -107,14 +110,17 @@ export async function createNodeBackend(log: (line: string) => void): Promise<Ki
       syncServingSecret: async () => undefined,
       async stopServer() {
         const { namespace, fullname } = installed();
-        await kc.makeApiClient(AppsV1Api).patchNamespacedDeploymentScale(
-          { name: fullname, namespace, body: [{ op: 'replace', path: '/spec/replicas', value: 0 }] },
-        );
+        await kc.makeApiClient(AppsV1Api).patchNamespacedDeploymentScale({ name: fullname, namespace, body: [{ op: 'replace', path: '/spec/replicas', value: 0 }] });
         // Gone, not just terminating: a draining pod still answers.
-        await waitFor('the server pods to be gone', async () => {
-          const { items } = await core.listNamespacedPod({ namespace, labelSelector: `app.kubernetes.io/instance=${installed().release}` });
-          return items.length === 0 ? true : undefined;
-        }, 120_000, 500);
+        await waitFor(
+          'the server pods to be gone',
+          async () => {
+            const { items } = await core.listNamespacedPod({ namespace, labelSelector: `app.kubernetes.io/instance=${installed().release}` });
+            return items.length === 0 ? true : undefined;
+          },
+          120_000,
+          500,
+        );
       },
       restartApiServer: () => cp.restartApiServer(),
       logs(name, lines = 40) {

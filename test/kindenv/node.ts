@@ -80,10 +80,15 @@ export async function startNode(options: NodeOptions): Promise<KindNode> {
     const containerd = inNode('containerd', ['--config', containerdConfig]);
     const containerdProcess = startProcess('containerd', containerd.command, containerd.args, path.join(dir, 'containerd.log'));
     processes.push(containerdProcess);
-    await waitFor('containerd to listen', () => {
-      if (containerdProcess.child.exitCode !== null) throw new GiveUp(`containerd exited (is it installed? bash scripts/install-node-images.sh):\n${containerdProcess.tail()}`);
-      return existsSync(paths.containerdSocket) ? true : undefined;
-    }, 30_000, 100);
+    await waitFor(
+      'containerd to listen',
+      () => {
+        if (containerdProcess.child.exitCode !== null) throw new GiveUp(`containerd exited (is it installed? bash scripts/install-node-images.sh):\n${containerdProcess.tail()}`);
+        return existsSync(paths.containerdSocket) ? true : undefined;
+      },
+      30_000,
+      100,
+    );
     const node: KindNode = {
       name,
       processes,
@@ -98,7 +103,9 @@ export async function startNode(options: NodeOptions): Promise<KindNode> {
         return folders
           .flatMap((folder) =>
             readdirSync(path.join(paths.podLogs, folder)).flatMap((container) =>
-              readdirSync(path.join(paths.podLogs, folder, container)).sort().map((file) => readFileSync(path.join(paths.podLogs, folder, container, file), 'utf8')),
+              readdirSync(path.join(paths.podLogs, folder, container))
+                .sort()
+                .map((file) => readFileSync(path.join(paths.podLogs, folder, container, file), 'utf8')),
             ),
           )
           .join('');
@@ -129,11 +136,16 @@ export async function startNode(options: NodeOptions): Promise<KindNode> {
     processes.push(startProcess('kube-proxy', proxy.command, proxy.args, path.join(dir, 'kube-proxy.log')));
 
     const core = options.kubeConfig.makeApiClient(CoreV1Api);
-    await waitFor(`node ${name} to become Ready`, async () => {
-      if (kubeletProcess.child.exitCode !== null) throw new GiveUp(`kubelet exited:\n${kubeletProcess.tail(40)}`);
-      const found = await core.readNode({ name });
-      return found.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' ? true : undefined;
-    }, 120_000, 500);
+    await waitFor(
+      `node ${name} to become Ready`,
+      async () => {
+        if (kubeletProcess.child.exitCode !== null) throw new GiveUp(`kubelet exited:\n${kubeletProcess.tail(40)}`);
+        const found = await core.readNode({ name });
+        return found.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' ? true : undefined;
+      },
+      120_000,
+      500,
+    );
     log(`node ${name} is Ready`);
     return node;
   } catch (error) {

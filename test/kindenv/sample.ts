@@ -19,7 +19,12 @@ export async function installSample(env: KindEnv, namespace: string, values: Rec
   await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
   const objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
   // CRD discovery settles asynchronously: wait until Profiles can be listed (the server's cache lists them to become ready).
-  await waitFor('the shaper.io CRDs to serve', () => objects.listNamespacedCustomObject({ group: SAMPLE_GROUP, version: SAMPLE_VERSION, namespace, plural: 'profiles' }).then(() => true), 60_000, 250);
+  await waitFor(
+    'the shaper.io CRDs to serve',
+    () => objects.listNamespacedCustomObject({ group: SAMPLE_GROUP, version: SAMPLE_VERSION, namespace, plural: 'profiles' }).then(() => true),
+    60_000,
+    250,
+  );
   const install = await env.installChart(values);
   await waitForInjectedCA(env, FULLNAME);
   return { install, objects };

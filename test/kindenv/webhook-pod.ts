@@ -45,10 +45,15 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
 
   log(`waiting for cert-manager to issue Secret ${namespace}/${fullname}-serving-cert`);
   const readSecret = () =>
-    waitFor('the serving-cert Secret', async () => {
-      const found = await core.readNamespacedSecret({ name: `${fullname}-serving-cert`, namespace }).catch(() => undefined);
-      return found?.data?.['tls.crt'] && found.data['tls.key'] ? found.data : undefined;
-    }, 120_000, 500);
+    waitFor(
+      'the serving-cert Secret',
+      async () => {
+        const found = await core.readNamespacedSecret({ name: `${fullname}-serving-cert`, namespace }).catch(() => undefined);
+        return found?.data?.['tls.crt'] && found.data['tls.key'] ? found.data : undefined;
+      },
+      120_000,
+      500,
+    );
   const projection = new SecretProjection(certDir);
   projection.project(await readSecret());
 
@@ -80,10 +85,15 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
 
   const healthPort = 8081;
   const readyz = () => httpText(netns.podAddress, healthPort, '/readyz?verbose', 3000);
-  await waitFor('shaper-gen serve to become ready', async () => {
-    if (serve.child.exitCode !== null) throw new GiveUp(`shaper-gen serve exited:\n${serve.tail()}`);
-    return (await readyz()).status === 200 ? true : undefined;
-  }, 30_000, 250);
+  await waitFor(
+    'shaper-gen serve to become ready',
+    async () => {
+      if (serve.child.exitCode !== null) throw new GiveUp(`shaper-gen serve exited:\n${serve.tail()}`);
+      return (await readyz()).status === 200 ? true : undefined;
+    },
+    30_000,
+    250,
+  );
 
   log(`publishing EndpointSlice ${namespace}/${fullname}-kindenv → ${netns.podAddress}:9443`);
   await kubeConfig.makeApiClient(DiscoveryV1Api).createNamespacedEndpointSlice({

@@ -54,7 +54,14 @@ export async function startTestServer(options: { webhooks: readonly unknown[]; c
     config,
     webhooks: registerWebhooks(options.webhooks),
     log,
-    kube: options.kube ?? { get config(): never { throw new Error('no cluster in this test'); }, api(): never { throw new Error('no cluster in this test'); } },
+    kube: options.kube ?? {
+      get config(): never {
+        throw new Error('no cluster in this test');
+      },
+      api(): never {
+        throw new Error('no cluster in this test');
+      },
+    },
     memory: options.memory,
   });
   const addresses = await server.start();
@@ -67,17 +74,22 @@ export async function startTestServer(options: { webhooks: readonly unknown[]; c
     logs,
     post(urlPath, body, { headers = {}, method = 'POST', client, agent, chunked = false } = {}) {
       const payload = typeof body === 'string' ? body : JSON.stringify(body);
-      return request(https, {
-        host: '127.0.0.1',
-        servername: 'localhost',
-        port: addresses.webhook.port,
-        path: urlPath,
-        method,
-        ca: ca.cert,
-        ...(client ?? {}),
-        agent: agent ?? false,
-        headers: { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(Buffer.byteLength(payload)) }), ...headers },
-      }, payload, chunked);
+      return request(
+        https,
+        {
+          host: '127.0.0.1',
+          servername: 'localhost',
+          port: addresses.webhook.port,
+          path: urlPath,
+          method,
+          ca: ca.cert,
+          ...(client ?? {}),
+          agent: agent ?? false,
+          headers: { 'Content-Type': 'application/json', ...(chunked ? {} : { 'Content-Length': String(Buffer.byteLength(payload)) }), ...headers },
+        },
+        payload,
+        chunked,
+      );
     },
     get(port, urlPath) {
       const address = port === 'health' ? addresses.health : addresses.metrics;

@@ -28,7 +28,7 @@ export function admissionTraffic(objects: CustomObjectsApi, options: TrafficOpti
   const deadline = Date.now() + options.maxSeconds * 1000;
   const failures: string[] = [];
   let calls = 0;
-  let running = true;
+  let running = true as boolean; // stop() below ends it
   const kind = plural === 'profiles' ? 'Profile' : plural;
   const call = async (what: string, request: () => Promise<unknown>) => {
     calls++;
@@ -40,7 +40,9 @@ export function admissionTraffic(objects: CustomObjectsApi, options: TrafficOpti
   const loop = (async () => {
     for (let n = 1; running && calls < options.maxCalls && Date.now() < deadline; n++) {
       const name = `${prefix}-${n}`;
-      await call(`create ${name}`, () => objects.createNamespacedCustomObject({ group, version, namespace, plural, body: { apiVersion: `${group}/${version}`, kind, metadata: { name, namespace }, spec: {} } }));
+      await call(`create ${name}`, () =>
+        objects.createNamespacedCustomObject({ group, version, namespace, plural, body: { apiVersion: `${group}/${version}`, kind, metadata: { name, namespace }, spec: {} } }),
+      );
       await call(`update ${name}`, () =>
         objects.patchNamespacedCustomObject(
           { group, version, namespace, plural, name, body: { metadata: { labels: { 'traffic.shaper.io/round': String(n) } } } },

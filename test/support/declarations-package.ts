@@ -14,7 +14,7 @@ const PUBLIC_ENTRY_POINTS = ['runtime/index.ts', 'runtime/testing/index.ts', 'ru
 export function emitDeclarationsPackage(dir: string): void {
   // Loaded here, not on import: most users of fixture projects never need the compiler.
   const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
-  const { config } = ts.readConfigFile(path.join(REPO_ROOT, 'tsconfig.json'), ts.sys.readFile);
+  const { config } = ts.readConfigFile(path.join(REPO_ROOT, 'tsconfig.json'), (file) => ts.sys.readFile(file));
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, REPO_ROOT);
   const program = ts.createProgram(
     PUBLIC_ENTRY_POINTS.map((file) => path.join(REPO_ROOT, file)),

@@ -111,7 +111,11 @@ export async function replayDockerfile(options: ReplayOptions): Promise<Map<stri
 
 function parseDockerfile(text: string): Stage[] {
   const stages: Stage[] = [];
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   for (const line of lines) {
     const [, keyword, args] = /^(\w+)\s+(.*)$/.exec(line) ?? [];
     if (!keyword || args === undefined) throw new Error(`cannot read the Dockerfile line: ${line}`);
@@ -156,7 +160,12 @@ function copyInto(source: string, destination: string, intoDirectory: boolean, k
 /** .dockerignore's exclusions as a test of a context-relative path; plain paths only (no wildcards or exceptions). */
 function dockerignore(context: string): (relative: string) => boolean {
   const file = path.join(context, '.dockerignore');
-  const patterns = existsSync(file) ? readFileSync(file, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')) : [];
+  const patterns = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith('#'))
+    : [];
   const unsupported = patterns.find((pattern) => /[*?[\]!]/.test(pattern));
   if (unsupported !== undefined) throw new Error(`.dockerignore pattern ${unsupported}: only plain paths are replayed`);
   const excluded = patterns.map((pattern) => pattern.replace(/^\/+|\/+$/g, ''));

@@ -32,9 +32,10 @@ handlersModule: src/webhooks.generated.ts
 
 /** tsconfig "paths" to this checkout's sources, as the repository's own tsconfig.json has them. */
 const SOURCE_PATHS = Object.fromEntries(
-  Object.entries(
-    JSON.parse(readFileSync(path.join(REPO_ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths as Record<string, string[]>,
-  ).map(([name, [target]]) => [name, [path.join(REPO_ROOT, target!)]]),
+  Object.entries(JSON.parse(readFileSync(path.join(REPO_ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths as Record<string, string[]>).map(([name, [target]]) => [
+    name,
+    [path.join(REPO_ROOT, target!)],
+  ]),
 );
 
 export function createFixtureProject(files: Record<string, string>, options: FixtureOptions = {}): FixtureProject {

@@ -39,11 +39,9 @@ function valueArgs(options: HelmOptions): string[] {
 
 /** `helm template` output as helm prints it. */
 export async function helmTemplateText(chartDir: string, options: HelmOptions = {}): Promise<string> {
-  const { stdout } = await run(
-    helmBinary(),
-    ['template', options.release ?? 'shaper', chartDir, '--namespace', options.namespace ?? 'shaper-system', ...valueArgs(options)],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
+  const { stdout } = await run(helmBinary(), ['template', options.release ?? 'shaper', chartDir, '--namespace', options.namespace ?? 'shaper-system', ...valueArgs(options)], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 

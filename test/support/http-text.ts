@@ -6,7 +6,7 @@ export function httpText(host: string, port: number, urlPath: string, timeoutMs 
     http
       .get({ host, port, path: urlPath, agent: false, timeout: timeoutMs }, (res) => {
         let text = '';
-        res.on('data', (chunk) => (text += chunk));
+        res.on('data', (chunk) => (text += String(chunk)));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
       })
       .on('error', reject)

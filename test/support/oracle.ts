@@ -66,7 +66,10 @@ export function oracleBinary(): string {
 
 function run(mode: string, input: string): unknown[] {
   const out = execFileSync(oracleBinary(), [mode], { input, maxBuffer: 256 * 1024 * 1024 }).toString('utf8');
-  return out.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 const ndjson = (items: readonly unknown[]) => items.map((item) => JSON.stringify(item)).join('\n') + '\n';

@@ -28,7 +28,10 @@ async function keyPem(key: webcrypto.CryptoKey): Promise<string> {
   return x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
 }
 
-const serial = () => Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString('hex').replace(/^[89a-f]/, '1');
+const serial = () =>
+  Buffer.from(crypto.getRandomValues(new Uint8Array(8)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
 
 export async function createTestCA(name = 'shaper-gen test CA'): Promise<TestCA> {
   const caKeys = await crypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);

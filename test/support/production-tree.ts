@@ -30,7 +30,11 @@ export function productionClosure(lockfile: string): string[] {
   const { packages } = readLockfile(lockfile);
   const reached = new Set<string>();
   const visit = (location: string, entry: LockEntry) => {
-    const optionalPeers = new Set(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name));
+    const optionalPeers = new Set(
+      Object.entries(entry.peerDependenciesMeta ?? {})
+        .filter(([, meta]) => meta.optional)
+        .map(([name]) => name),
+    );
     const required = [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.peerDependencies ?? {}).filter((name) => !optionalPeers.has(name))];
     const optional = Object.keys(entry.optionalDependencies ?? {});
     for (const [name, isOptional] of [...required.map((name) => [name, false] as const), ...optional.map((name) => [name, true] as const)]) {

@@ -38,12 +38,16 @@ export function runNode(args: string[], options: NodeProcessOptions = {}): Serve
   const env = { ...process.env, ...(options.nodeOptions !== undefined && { NODE_OPTIONS: options.nodeOptions }), ...options.env };
   const child = spawn(process.execPath, args, { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += String(chunk)));
+  child.stderr.on('data', (chunk) => (output += String(chunk)));
   return {
     child,
     output: () => output,
-    logs: () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)),
+    logs: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line)),
     exited: once(child, 'exit').then(([code]) => code as number | null),
   };
 }

@@ -33,7 +33,11 @@ interface Checker {
   check(node: Node, ctx: Context): TypeDeclaration;
   getType(name: string): TypeDeclaration;
   createError(code: string, message: string, node: Node): Error;
-  readonly registry: { getListType(t: TypeDeclaration): TypeDeclaration; getMapType(k: TypeDeclaration, v: TypeDeclaration): TypeDeclaration; getOptionalType(t: TypeDeclaration): TypeDeclaration };
+  readonly registry: {
+    getListType(t: TypeDeclaration): TypeDeclaration;
+    getMapType(k: TypeDeclaration, v: TypeDeclaration): TypeDeclaration;
+    getOptionalType(t: TypeDeclaration): TypeDeclaration;
+  };
 }
 interface MacroCall {
   readonly ast: Node;
@@ -50,8 +54,19 @@ const AUTHZ = 'kubernetes.authorization';
 const COMPARABLE = ['int', 'uint', 'double', 'bool', 'google.protobuf.Duration', 'google.protobuf.Timestamp', 'string', 'bytes'];
 const SUMMABLE = ['int', 'uint', 'double', 'google.protobuf.Duration'];
 const NAMED_FORMATS = [
-  'dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix', 'dns1123SubdomainPrefix', 'dns1035LabelPrefix',
-  'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime',
+  'dns1123Label',
+  'dns1123Subdomain',
+  'dns1035Label',
+  'qualifiedName',
+  'dns1123LabelPrefix',
+  'dns1123SubdomainPrefix',
+  'dns1035LabelPrefix',
+  'labelValue',
+  'uri',
+  'uuid',
+  'byte',
+  'date',
+  'datetime',
 ];
 
 const FUNCTIONS: readonly string[] = [
@@ -162,8 +177,16 @@ const FUNCTIONS: readonly string[] = [
 ];
 
 const TYPES = [
-  'kubernetes.URL', 'kubernetes.Quantity', 'kubernetes.Semver', 'kubernetes.NamedFormat', 'net.IP', 'net.CIDR',
-  `${AUTHZ}.PathCheck`, `${AUTHZ}.GroupCheck`, `${AUTHZ}.ResourceCheck`, `${AUTHZ}.Decision`,
+  'kubernetes.URL',
+  'kubernetes.Quantity',
+  'kubernetes.Semver',
+  'kubernetes.NamedFormat',
+  'net.IP',
+  'net.CIDR',
+  `${AUTHZ}.PathCheck`,
+  `${AUTHZ}.GroupCheck`,
+  `${AUTHZ}.ResourceCheck`,
+  `${AUTHZ}.Decision`,
 ];
 /** Namespaces of qualified function names (`sets.contains`), each a constant of its own type. */
 const NAMESPACES = { sets: 'SetsNamespace', strings: 'StringsNamespace', lists: 'ListsNamespace', ip: 'IPNamespace', format: 'FormatNamespace' };
@@ -174,6 +197,7 @@ export function declareKubernetesLibraries(env: Environment): void {
   // `authorizer.requestResource` is a variable of its own in Kubernetes; a field here gives it the same type.
   env.registerType(`${AUTHZ}.Authorizer`, { fields: { requestResource: `${AUTHZ}.ResourceCheck` } });
   for (const [constant, type] of Object.entries(NAMESPACES)) {
+    // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- cel-js registers a type by its constructor: each namespace needs a class of its own, with nothing in it
     const Namespace = class {};
     Object.defineProperty(Namespace, 'name', { value: type });
     env.registerType(type, Namespace).registerConstant(constant, type, new Namespace());

@@ -8,7 +8,14 @@
  */
 
 const DURATION_UNITS: Readonly<Record<string, bigint>> = {
-  ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
 };
 const INT64_LIMIT = 1n << 63n;
 
@@ -74,10 +81,22 @@ function daysFromCivil(year: number, month: number, day: number): number {
 }
 
 /** Escapes RE2 knows; any other escaped letter or digit is an error there (backreferences among them). */
-const RE2_LETTER_ESCAPES = new Set([...'afnrtvdDsSwWbBAzpPQECx0']);
+const RE2_LETTER_ESCAPES = new Set('afnrtvdDsSwWbBAzpPQECx0');
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F', digit: '0-9', graph: '!-~',
-  lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\t\\n\\v\\f\\r ', upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  ascii: '\\x00-\\x7F',
+  blank: '\\t ',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z',
+  word: '0-9A-Za-z_',
+  xdigit: '0-9A-Fa-f',
 };
 
 /**
@@ -93,8 +112,8 @@ export function regexProblem(pattern: string): string | undefined {
     const octal = /[1-7]/.test(char) && /[0-7]/.test(next);
     if (/[A-Za-z0-9]/.test(char) && !RE2_LETTER_ESCAPES.has(char) && !octal) return `error parsing regexp: invalid escape sequence: \`\\${char}\``;
   }
-  const posix = /\[:\^?(\w+):\]/.exec(pattern);
-  if (posix && !(posix[1]! in POSIX_CLASSES)) return `error parsing regexp: invalid character class range: \`${posix[0]}\``;
+  const [posix, posixName] = /\[:\^?(\w+):\]/.exec(pattern) ?? [];
+  if (posixName !== undefined && !(posixName in POSIX_CLASSES)) return `error parsing regexp: invalid character class range: \`${posix!}\``;
   for (const repeat of pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
     if (Number(repeat[1]) > 1000 || Number(repeat[2] || 0) > 1000) return `error parsing regexp: invalid repeat count: \`${repeat[0]}\``;
   }
@@ -121,7 +140,10 @@ export function regexProblem(pattern: string): string | undefined {
 export type FormatArgumentKind = 'string' | 'int' | 'uint' | 'double' | 'bool' | 'bytes' | 'list' | 'map' | 'timestamp' | 'duration' | 'type' | 'null' | 'dyn' | 'other';
 
 const CLAUSE_KINDS: Readonly<Record<string, { readonly kinds: readonly FormatArgumentKind[]; readonly what: string }>> = {
-  s: { kinds: ['string', 'int', 'uint', 'double', 'bool', 'bytes', 'list', 'map', 'timestamp', 'duration', 'type', 'null'], what: 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps' },
+  s: {
+    kinds: ['string', 'int', 'uint', 'double', 'bool', 'bytes', 'list', 'map', 'timestamp', 'duration', 'type', 'null'],
+    what: 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps',
+  },
   d: { kinds: ['int', 'uint'], what: 'decimal clause can only be used on integers' },
   f: { kinds: ['double', 'string'], what: 'fixed-point clause can only be used on doubles' },
   e: { kinds: ['double', 'string'], what: 'scientific clause can only be used on doubles' },
@@ -147,8 +169,9 @@ export function formatProblem(format: string, kinds: readonly (readonly FormatAr
     if (i + 1 >= format.length) return { message: 'could not parse formatting clause: unexpected end of string' };
     if (argument >= kinds.length) return { message: `index ${argument} out of range` };
     const precision = /^\.(\d*)/.exec(format.slice(i + 1));
-    if (precision && i + 1 + precision[0].length >= format.length) return { message: 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier' };
-    if (precision && precision[1] === '') return { message: 'could not parse formatting clause: error while parsing precision: error while converting precision to integer' };
+    if (precision && i + 1 + precision[0].length >= format.length)
+      return { message: 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier' };
+    if (precision?.[1] === '') return { message: 'could not parse formatting clause: error while parsing precision: error while converting precision to integer' };
     const verb = format[i + 1 + (precision?.[0].length ?? 0)]!;
     const clause = CLAUSE_KINDS[verb];
     if (!clause) return { message: `could not parse formatting clause: unrecognized formatting clause "${verb}"` };

@@ -59,19 +59,36 @@ function kubernetesEnvironment(): Environment {
     .registerVariable({
       name: 'request',
       schema: {
-        kind: gvk, resource: gvr, subResource: 'string', requestKind: gvk, requestResource: gvr, requestSubResource: 'string',
-        name: 'string', namespace: 'string', operation: 'string',
+        kind: gvk,
+        resource: gvr,
+        subResource: 'string',
+        requestKind: gvk,
+        requestResource: gvr,
+        requestSubResource: 'string',
+        name: 'string',
+        namespace: 'string',
+        operation: 'string',
         userInfo: { username: 'string', uid: 'string', groups: 'list<string>', extra: 'map<string, list<string>>' },
-        dryRun: 'bool', options: 'dyn',
+        dryRun: 'bool',
+        options: 'dyn',
       },
     })
     .registerVariable({
       name: 'namespaceObject',
       schema: {
         metadata: {
-          name: 'string', generateName: 'string', namespace: 'string', labels: 'map<string, string>', annotations: 'map<string, string>', UID: 'string',
-          creationTimestamp: 'google.protobuf.Timestamp', deletionGracePeriodSeconds: 'int', deletionTimestamp: 'google.protobuf.Timestamp',
-          generation: 'int', resourceVersion: 'string', finalizers: 'list<string>',
+          name: 'string',
+          generateName: 'string',
+          namespace: 'string',
+          labels: 'map<string, string>',
+          annotations: 'map<string, string>',
+          UID: 'string',
+          creationTimestamp: 'google.protobuf.Timestamp',
+          deletionGracePeriodSeconds: 'int',
+          deletionTimestamp: 'google.protobuf.Timestamp',
+          generation: 'int',
+          resourceVersion: 'string',
+          finalizers: 'list<string>',
         },
         spec: { finalizers: 'list<string>' },
         status: { conditions: 'list<dyn>', phase: 'string' },
@@ -90,7 +107,17 @@ export function checkMatchConditions(conditions: readonly unknown[]): CelProblem
     const expression = (condition as { expression?: unknown } | null)?.expression;
     if (typeof expression !== 'string' || expression.trim() === '') return [];
     const problem = checkExpression(expression);
-    return problem ? [{ index, offset: problem.offset, message: problem.compiled ? `matchConditions[${index}].expression: CEL compilation failed at column ${problem.offset + 1}: ${problem.message}` : `matchConditions[${index}].expression ${problem.message}` }] : [];
+    return problem
+      ? [
+          {
+            index,
+            offset: problem.offset,
+            message: problem.compiled
+              ? `matchConditions[${index}].expression: CEL compilation failed at column ${problem.offset + 1}: ${problem.message}`
+              : `matchConditions[${index}].expression ${problem.message}`,
+          },
+        ]
+      : [];
   });
 }
 
@@ -102,7 +129,7 @@ function checkExpression(expression: string): { offset: number; message: string;
   if ([...source].length > MAX_CODE_POINTS) return at(0, `expression code point size exceeds limit: size: ${[...source].length}, limit ${MAX_CODE_POINTS}`);
   let parsed: Parsed;
   try {
-    parsed = kubernetesEnvironment().parse(source) as unknown as Parsed;
+    parsed = kubernetesEnvironment().parse(source) as Parsed;
   } catch (error) {
     const { summary, message, range } = error as NonNullable<CheckResult['error']>;
     return at(range?.start ?? 0, summary ?? message.split('\n')[0]!);

@@ -33,12 +33,18 @@ export function chartContractProblems(chartDir: string, chartName: string, grant
   for (const helper of CHART_CONTRACT.helpers) {
     const name = `${chartName}.${helper}`;
     if (!new RegExp(`define\\s+"${escape(name)}"`).test(all)) {
-      at(path.join(chartDir, 'templates', '_helpers.tpl'), `no template defines "${name}", which the generated webhook configurations include (helpers are named after Chart.yaml's name "${chartName}")`);
+      at(
+        path.join(chartDir, 'templates', '_helpers.tpl'),
+        `no template defines "${name}", which the generated webhook configurations include (helpers are named after Chart.yaml's name "${chartName}")`,
+      );
     }
   }
   const certificate = templates.some((t) => /kind:\s*Certificate\b/.test(t.text) && t.text.includes(CHART_CONTRACT.servingCertificateSuffix));
   if (!certificate) {
-    at(path.join(chartDir, 'templates'), `no template makes the cert-manager Certificate "<fullname>${CHART_CONTRACT.servingCertificateSuffix}" whose CA cainjector injects into the generated webhook configurations`);
+    at(
+      path.join(chartDir, 'templates'),
+      `no template makes the cert-manager Certificate "<fullname>${CHART_CONTRACT.servingCertificateSuffix}" whose CA cainjector injects into the generated webhook configurations`,
+    );
   }
   const rbacHelper = `${chartName}.rbacRules`;
   if (grantsRbac && !templates.some((t) => t.file !== '_rbac-rules.tpl' && t.text.includes(`"${rbacHelper}"`))) {

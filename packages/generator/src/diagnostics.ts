@@ -39,10 +39,7 @@ export function diagnosticInString(node: ts.Node, offset: number, message: strin
 
 /** By file, line and column, then message; locale-independent, so output does not depend on the machine. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort(
-    (a, b) =>
-      compareText(a.source.file, b.source.file) || a.source.line - b.source.line || a.source.column - b.source.column || compareText(a.message, b.message),
-  );
+  return [...diagnostics].sort((a, b) => compareText(a.source.file, b.source.file) || a.source.line - b.source.line || a.source.column - b.source.column || compareText(a.message, b.message));
 }
 
 export function formatDiagnostic(diagnostic: Problem, cwd = process.cwd()): string {

@@ -71,7 +71,10 @@ export interface Evaluation {
 }
 
 class NotStatic extends Error {
-  constructor(readonly node: TS.Node, readonly reason: string) {
+  constructor(
+    readonly node: TS.Node,
+    readonly reason: string,
+  ) {
     super(reason);
   }
 }
@@ -164,8 +167,8 @@ class Evaluator {
     return result;
   }
 
-  private object(node: TS.ObjectLiteralExpression, path: ProblemPath): { [key: string]: StaticValue } {
-    const result: { [key: string]: StaticValue } = {};
+  private object(node: TS.ObjectLiteralExpression, path: ProblemPath): Record<string, StaticValue> {
+    const result: Record<string, StaticValue> = {};
     for (const property of node.properties) {
       if (ts.isPropertyAssignment(property)) {
         const name = this.propertyName(property.name, path);
@@ -254,7 +257,7 @@ class Evaluator {
       return run();
     } catch (error) {
       if (!(error instanceof NotStatic)) throw error;
-      this.fail(error.node ?? node, error.reason);
+      this.fail(error.node, error.reason);
       return undefined;
     }
   }

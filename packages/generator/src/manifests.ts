@@ -41,7 +41,11 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const { scanWebhooks } = await import('./scan.js');
   const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
   if (diagnostics.length > 0) throw new ConfigError(sortDiagnostics(diagnostics), 'webhooks');
-  const chartProblems = chartContractProblems(config.chartDir, chartName, webhooks.some((w) => rbacRulesOf(w.webhook).length > 0));
+  const chartProblems = chartContractProblems(
+    config.chartDir,
+    chartName,
+    webhooks.some((w) => rbacRulesOf(w.webhook).length > 0),
+  );
   if (chartProblems.length > 0) throw new ConfigError(chartProblems, 'chart');
 
   const { loadTemplates } = await import('./render.js');
@@ -53,11 +57,21 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   }));
   files.push({
     path: path.join(chartTemplates, '_webhook-paths.tpl'),
-    content: templates.webhookPaths(pathsModel(webhooks.map((w) => w.webhook), chartName)),
+    content: templates.webhookPaths(
+      pathsModel(
+        webhooks.map((w) => w.webhook),
+        chartName,
+      ),
+    ),
   });
   files.push({
     path: path.join(chartTemplates, '_rbac-rules.tpl'),
-    content: templates.rbacRules(rbacRulesModel(webhooks.map((w) => w.webhook), chartName)),
+    content: templates.rbacRules(
+      rbacRulesModel(
+        webhooks.map((w) => w.webhook),
+        chartName,
+      ),
+    ),
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
   return { files, webhooks, scannedFiles: sources.length, candidateFiles, inputs };
@@ -69,9 +83,10 @@ function readChartName(chartDir: string): string {
   try {
     chart = parseYaml(readFileSync(chartFile, 'utf8'));
   } catch (error) {
-    const message = (error as NodeJS.ErrnoException).code === 'ENOENT'
-      ? 'no chart here: run `shaper-gen init` to scaffold one, or set chartDir in shaper.yaml'
-      : `cannot read the chart: ${(error as Error).message}`;
+    const message =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'no chart here: run `shaper-gen init` to scaffold one, or set chartDir in shaper.yaml'
+        : `cannot read the chart: ${(error as Error).message}`;
     throw new ConfigError([diagnosticIn(chartFile, message)], 'chart');
   }
   const name = (chart as { name?: unknown } | null)?.name;

@@ -62,9 +62,7 @@ export function sortedEntries(record: Readonly<Record<string, string>> | undefin
 
 function selectorModel(selector: LabelSelector | undefined) {
   const matchLabels = sortedEntries(selector?.matchLabels);
-  const matchExpressions = selector?.matchExpressions?.length
-    ? selector.matchExpressions.map((e) => ({ key: e.key, operator: e.operator, values: e.values?.length ? e.values : null }))
-    : null;
+  const matchExpressions = selector?.matchExpressions?.length ? selector.matchExpressions.map((e) => ({ key: e.key, operator: e.operator, values: e.values?.length ? e.values : null })) : null;
   return matchLabels || matchExpressions ? { matchLabels, matchExpressions } : null;
 }
 
@@ -107,7 +105,9 @@ export function handlersIndexModel(webhooks: readonly DecoratedWebhook[], indexF
 }
 
 function importSpecifier(fromFile: string, toFile: string): string {
-  const relative = toPosix(path.relative(path.dirname(fromFile), toFile)).replace(/\.(m?)ts$/, '.$1js').replace(/\.tsx$/, '.js');
+  const relative = toPosix(path.relative(path.dirname(fromFile), toFile))
+    .replace(/\.(m?)ts$/, '.$1js')
+    .replace(/\.tsx$/, '.js');
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 

@@ -67,8 +67,7 @@ export function prepareScan(tsconfigPath: string, files: readonly string[]): Sca
     texts.set(file, text);
   }
   const cache = ts.createModuleResolutionCache(ts.sys.getCurrentDirectory(), (name) => (ts.sys.useCaseSensitiveFileNames ? name : name.toLowerCase()), options);
-  const resolve = (specifier: string, containingFile: string, mode?: ts.ResolutionMode) =>
-    ts.resolveModuleName(specifier, containingFile, options, ts.sys, cache, undefined, mode).resolvedModule;
+  const resolve = (specifier: string, containingFile: string, mode?: ts.ResolutionMode) => ts.resolveModuleName(specifier, containingFile, options, ts.sys, cache, undefined, mode).resolvedModule;
   return { ts, options, candidates, augmentations, read, resolve, packageJsonInfoCache: cache.getPackageJsonInfoCache() };
 }
 
@@ -81,6 +80,7 @@ function readCompilerOptions(ts: TypeScript, tsconfigPath: string): ts.CompilerO
   try {
     text = readFileSync(tsconfigPath, 'utf8');
   } catch (error) {
+    // eslint-disable-next-line preserve-caught-error -- the message is all of it; a cause would add the fs error's stack to what the CLI prints
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`File not found: ${tsconfigPath}`);
     throw error;
   }
@@ -110,8 +110,7 @@ export function buildScanProgram(input: ScanInput): ScanProgram {
     }
   }
   const host = ts.createCompilerHost(options, true);
-  host.getSourceFile = (fileName, languageVersionOrOptions) =>
-    included.has(fileName) ? ts.createSourceFile(fileName, read(fileName), languageVersionOrOptions, true) : undefined;
+  host.getSourceFile = (fileName, languageVersionOrOptions) => (included.has(fileName) ? ts.createSourceFile(fileName, read(fileName), languageVersionOrOptions, true) : undefined);
   const program = ts.createProgram({ rootNames: [...included].sort(), options, host });
   return {
     program,

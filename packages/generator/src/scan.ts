@@ -61,7 +61,10 @@ function scanWithoutChecker(input: ScanInput): { result?: ScanResult; reason: st
   if (input.augmentations) return { reason: 'a source file declares a module augmentation or globals' };
   try {
     const resolver = new SyntaxResolver(input);
-    const result = scanSourceFiles(input.candidates.map((file) => resolver.sourceFile(file)), resolver);
+    const result = scanSourceFiles(
+      input.candidates.map((file) => resolver.sourceFile(file)),
+      resolver,
+    );
     if (result.diagnostics.length > 0) return { reason: 'problems found' };
     return { result: { ...result, pass: 'syntax' }, reason: '' };
   } catch (error) {
@@ -99,17 +102,11 @@ function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameRes
 function isWebhookDecorator(decorator: TS.Decorator, resolver: NameResolver): boolean {
   const call = decorator.expression;
   const callee = ts.isCallExpression(call) ? call.expression : call;
-  return resolver.calleeDeclarations(callee).some(
-    (declaration) => ts.isFunctionDeclaration(declaration) && ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === MARKER_TAG),
-  );
+  return resolver.calleeDeclarations(callee).some((declaration) => ts.isFunctionDeclaration(declaration) && ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === MARKER_TAG));
 }
 
-function readDecorator(
-  classNode: TS.ClassDeclaration,
-  decorator: TS.Decorator,
-  resolver: NameResolver,
-  diagnostics: Diagnostic[],
-): Found | undefined {
+// eslint-disable-next-line complexity, max-statements -- every way a decorator can fail to be static, reported where it fails; to split (follow-up)
+function readDecorator(classNode: TS.ClassDeclaration, decorator: TS.Decorator, resolver: NameResolver, diagnostics: Diagnostic[]): Found | undefined {
   const call = decorator.expression;
   if (!ts.isCallExpression(call) || call.arguments.length !== 1) {
     diagnostics.push(diagnosticAt(decorator, '@Webhook must be called with exactly one options object: @Webhook({ path, mutating, rules })'));
@@ -151,14 +148,12 @@ function readDecorator(
   const exported = ts.getCombinedModifierFlags(classNode) & ts.ModifierFlags.Export;
   const isDefault = ts.getCombinedModifierFlags(classNode) & ts.ModifierFlags.Default;
   if (!className || !exported || isDefault) {
-    diagnostics.push(
-      diagnosticAt(classNode.name ?? classNode, `class ${className ?? '(anonymous)'} with @Webhook must be a named export (export class …) so the server can register it`),
-    );
+    diagnostics.push(diagnosticAt(classNode.name ?? classNode, `class ${className ?? '(anonymous)'} with @Webhook must be a named export (export class …) so the server can register it`));
     return undefined;
   }
   const shapeProblem = ownMembersShapeProblem(classNode, webhook);
   if (shapeProblem) {
-    diagnostics.push(diagnosticAt(classNode.name!, shapeProblem));
+    diagnostics.push(diagnosticAt(classNode.name, shapeProblem));
     return undefined;
   }
   return { className, file: decorator.getSourceFile().fileName, webhook, decorator, locate };
@@ -169,7 +164,7 @@ function ownMembersShapeProblem(classNode: TS.ClassDeclaration, webhook: Resolve
   if (classNode.heritageClauses?.some((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)) return undefined;
   const methods = new Set(
     classNode.members
-      .filter((member) => (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member)) && member.name && ts.isIdentifier(member.name))
+      .filter((member) => (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member)) && ts.isIdentifier(member.name))
       .map((member) => (member.name as TS.Identifier).text),
   );
   return handlerShapeProblem(classNode.name!.text, webhook.mutating, (method) => methods.has(method));

@@ -35,10 +35,7 @@ type Local =
   | { readonly kind: 'unsupported' };
 
 /** A name a module exports. */
-type Export =
-  | { readonly kind: 'local'; readonly name: string }
-  | { readonly kind: 'from'; readonly specifier: TS.StringLiteral; readonly imported: string }
-  | { readonly kind: 'unsupported' };
+type Export = { readonly kind: 'local'; readonly name: string } | { readonly kind: 'from'; readonly specifier: TS.StringLiteral; readonly imported: string } | { readonly kind: 'unsupported' };
 
 interface ModuleScope {
   readonly sourceFile: TS.SourceFile;
@@ -82,11 +79,29 @@ export class SyntaxResolver implements NameResolver {
     if (EXPRESSION_CONTEXT.size === 0) {
       const k = ts.SyntaxKind;
       for (const kind of [
-        k.ParenthesizedExpression, k.AsExpression, k.SatisfiesExpression, k.TypeAssertionExpression, k.NonNullExpression,
-        k.PrefixUnaryExpression, k.TemplateExpression, k.TemplateSpan, k.ArrayLiteralExpression, k.SpreadElement,
-        k.ObjectLiteralExpression, k.PropertyAssignment, k.ShorthandPropertyAssignment, k.SpreadAssignment, k.ComputedPropertyName,
-        k.PropertyAccessExpression, k.ElementAccessExpression, k.CallExpression, k.Decorator, k.ClassDeclaration,
-        k.VariableDeclaration, k.VariableDeclarationList, k.VariableStatement,
+        k.ParenthesizedExpression,
+        k.AsExpression,
+        k.SatisfiesExpression,
+        k.TypeAssertionExpression,
+        k.NonNullExpression,
+        k.PrefixUnaryExpression,
+        k.TemplateExpression,
+        k.TemplateSpan,
+        k.ArrayLiteralExpression,
+        k.SpreadElement,
+        k.ObjectLiteralExpression,
+        k.PropertyAssignment,
+        k.ShorthandPropertyAssignment,
+        k.SpreadAssignment,
+        k.ComputedPropertyName,
+        k.PropertyAccessExpression,
+        k.ElementAccessExpression,
+        k.CallExpression,
+        k.Decorator,
+        k.ClassDeclaration,
+        k.VariableDeclaration,
+        k.VariableDeclarationList,
+        k.VariableStatement,
       ]) {
         EXPRESSION_CONTEXT.add(kind);
       }
@@ -191,11 +206,7 @@ export class SyntaxResolver implements NameResolver {
     const { ts } = this;
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
     if (ts.isNumericLiteral(node)) return Number(node.text);
-    if (
-      ts.isPrefixUnaryExpression(node) &&
-      (node.operator === ts.SyntaxKind.MinusToken || node.operator === ts.SyntaxKind.PlusToken) &&
-      ts.isNumericLiteral(node.operand)
-    ) {
+    if (ts.isPrefixUnaryExpression(node) && (node.operator === ts.SyntaxKind.MinusToken || node.operator === ts.SyntaxKind.PlusToken) && ts.isNumericLiteral(node.operand)) {
       const operand = Number(node.operand.text);
       return node.operator === ts.SyntaxKind.MinusToken ? -operand : operand;
     }
@@ -317,6 +328,7 @@ function memberName(ts: ScanInput['ts'], member: TS.EnumMember): string | undefi
 }
 
 /** The top-level names of a module file and what it exports. */
+// eslint-disable-next-line complexity, max-statements -- one case per kind of top-level statement; to split by kind (follow-up)
 function indexModule(ts: ScanInput['ts'], sourceFile: TS.SourceFile): ModuleScope {
   if (!ts.isExternalModule(sourceFile)) throw new NotSyntactic(`${sourceFile.fileName} is a script: its names are global`);
   const locals = new Map<string, Local>();
@@ -349,12 +361,31 @@ function indexModule(ts: ScanInput['ts'], sourceFile: TS.SourceFile): ModuleScop
     if (isDefault) setExport('default', name ? { kind: 'local', name: name.text } : { kind: 'unsupported' });
     else if (name) setExport(name.text, { kind: 'local', name: name.text });
   };
+  const declareVariables = (statement: TS.VariableStatement) => {
+    const { exported } = modifiers(statement);
+    for (const declaration of statement.declarationList.declarations) {
+      for (const name of boundNames(ts, declaration.name)) {
+        if (ts.isIdentifier(declaration.name)) declare(name, declaration);
+        else setLocal(name, unsupported);
+        if (exported) setExport(name, { kind: 'local', name });
+      }
+    }
+  };
+  const exportNamed = (statement: TS.ExportDeclaration, clause: TS.NamedExports, specifier: TS.StringLiteral | undefined) => {
+    for (const element of clause.elements) {
+      const exported = element.name.text;
+      const local = (element.propertyName ?? element.name).text;
+      if (statement.isTypeOnly || element.isTypeOnly) setExport(exported, { kind: 'unsupported' });
+      else setExport(exported, specifier ? { kind: 'from', specifier, imported: local } : { kind: 'local', name: local });
+    }
+  };
 
   for (const statement of sourceFile.statements) {
     if (ts.isImportDeclaration(statement)) {
       const clause = statement.importClause;
       if (!clause || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
       const specifier = statement.moduleSpecifier;
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- its replacement (phaseModifier) is TypeScript 6's; the TypeScript the generator runs with may be older
       const typeOnly = clause.isTypeOnly;
       if (clause.name) setLocal(clause.name.text, typeOnly ? unsupported : { kind: 'import', specifier, imported: 'default' });
       const bindings = clause.namedBindings;
@@ -370,14 +401,7 @@ function indexModule(ts: ScanInput['ts'], sourceFile: TS.SourceFile): ModuleScop
       setLocal(statement.name.text, unsupported);
       if (modifiers(statement).exported) setExport(statement.name.text, { kind: 'unsupported' });
     } else if (ts.isVariableStatement(statement)) {
-      const { exported } = modifiers(statement);
-      for (const declaration of statement.declarationList.declarations) {
-        for (const name of boundNames(ts, declaration.name)) {
-          if (ts.isIdentifier(declaration.name)) declare(name, declaration);
-          else setLocal(name, unsupported);
-          if (exported) setExport(name, { kind: 'local', name });
-        }
-      }
+      declareVariables(statement);
     } else if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) {
       declareNamed(statement, statement.name);
     } else if (ts.isModuleDeclaration(statement)) {
@@ -392,12 +416,7 @@ function indexModule(ts: ScanInput['ts'], sourceFile: TS.SourceFile): ModuleScop
       } else if (ts.isNamespaceExport(clause)) {
         setExport(clause.name.text, { kind: 'unsupported' });
       } else {
-        for (const element of clause.elements) {
-          const exported = element.name.text;
-          const local = (element.propertyName ?? element.name).text;
-          if (statement.isTypeOnly || element.isTypeOnly) setExport(exported, { kind: 'unsupported' });
-          else setExport(exported, specifier ? { kind: 'from', specifier, imported: local } : { kind: 'local', name: local });
-        }
+        exportNamed(statement, clause, specifier);
       }
     } else if (ts.isExportAssignment(statement)) {
       if (statement.isExportEquals) throw new NotSyntactic(`${sourceFile.fileName} uses export =`);

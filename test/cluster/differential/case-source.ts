@@ -43,7 +43,9 @@ export function caseSource(testCase: Case): CaseSource {
 
 /** JSON, with the two characters TypeScript counts as line breaks escaped so that lines stay one per value. */
 function literal(value: unknown): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -97,9 +97,7 @@ export interface Judged {
 
 export function judge(testCase: Case, generator: GeneratorOutcome, refusals: readonly Refusal[]): Judged {
   const theyAccept = refusals.length === 0;
-  const verdict: Verdict = generator.accepted
-    ? theyAccept ? 'agree-accept' : 'we-accept-they-refuse'
-    : theyAccept ? 'we-refuse-they-accept' : 'agree-reject';
+  const verdict: Verdict = generator.accepted ? (theyAccept ? 'agree-accept' : 'we-accept-they-refuse') : theyAccept ? 'we-refuse-they-accept' : 'agree-reject';
   const categories = verdict === 'we-refuse-they-accept' ? generator.problems.map(categoryOf) : [];
   const unexplained = verdict === 'agree-reject' ? unexplainedOptions(generator.problems, refusals) : [];
   return { case: testCase, verdict, generator, refusals, categories, unexplained };

@@ -45,8 +45,12 @@ interface Edge {
   readonly mutating?: boolean;
   readonly edit: Edit;
 }
-const set = (patch: Options): Edit => (base) => ({ ...base, ...patch });
-const setRule = (patch: Options): Edit => (base) => ({ ...base, rules: [{ ...RULE, ...patch }] });
+const set =
+  (patch: Options): Edit =>
+  (base) => ({ ...base, ...patch });
+const setRule =
+  (patch: Options): Edit =>
+  (base) => ({ ...base, rules: [{ ...RULE, ...patch }] });
 const edge = (label: string, edit: Edit, mutating = false): Edge => ({ label, edit, mutating });
 const each = <T>(values: readonly T[], make: (value: T) => Edge): Edge[] => values.map(make);
 
@@ -124,14 +128,25 @@ function edges(): Edge[] {
   return [
     edge('base validating webhook', (base) => base),
     edge('base mutating webhook', (base) => base, true),
-    edge('every option set', (base) => ({
-      ...base,
-      name: 'every.option.shaper.io',
-      rules: [RULE, { groups: [''], versions: ['v1'], resources: ['pods', 'pods/status'], operations: ['CREATE', 'UPDATE'], scope: 'Namespaced' }],
-      failurePolicy: 'Ignore', matchPolicy: 'Exact', sideEffects: 'NoneOnDryRun', timeoutSeconds: 5, reinvocationPolicy: 'IfNeeded',
-      admissionReviewVersions: ['v1', 'v1beta1'], namespaceSelector: validSelector, objectSelector: validSelector,
-      matchConditions: [condition("request.operation == 'CREATE'")], rbac: [{ groups: [''], resources: ['configmaps'], verbs: ['get'] }],
-    }), true),
+    edge(
+      'every option set',
+      (base) => ({
+        ...base,
+        name: 'every.option.shaper.io',
+        rules: [RULE, { groups: [''], versions: ['v1'], resources: ['pods', 'pods/status'], operations: ['CREATE', 'UPDATE'], scope: 'Namespaced' }],
+        failurePolicy: 'Ignore',
+        matchPolicy: 'Exact',
+        sideEffects: 'NoneOnDryRun',
+        timeoutSeconds: 5,
+        reinvocationPolicy: 'IfNeeded',
+        admissionReviewVersions: ['v1', 'v1beta1'],
+        namespaceSelector: validSelector,
+        objectSelector: validSelector,
+        matchConditions: [condition("request.operation == 'CREATE'")],
+        rbac: [{ groups: [''], resources: ['configmaps'], verbs: ['get'] }],
+      }),
+      true,
+    ),
 
     ...PATHS.map(([label, path]) => edge(`path: ${label}`, set({ path, name: 'path.shaper.io' }))),
     ...PATHS.slice(0, 4).map(([label, path]) => edge(`path: ${label}, default name`, set({ path }))),
@@ -142,20 +157,48 @@ function edges(): Edge[] {
     edge('path: default name of 254 for the core group', (base) => ({ ...base, path: `/validate-${a(231)}`, rules: [{ ...RULE, groups: [''] }] })),
     edge('name: default name of 253 from a long API group', setRule({ groups: [subdomain(239)] })),
     edge('name: default name of 254 from a long API group', setRule({ groups: [subdomain(240)] })),
-    edge('name: default domain from the second rule', (base) => ({ ...base, rules: [{ ...RULE, groups: ['apps'] }, { ...RULE, groups: ['example.com'] }] })),
+    edge('name: default domain from the second rule', (base) => ({
+      ...base,
+      rules: [
+        { ...RULE, groups: ['apps'] },
+        { ...RULE, groups: ['example.com'] },
+      ],
+    })),
     edge('path: two segments of 200, default name', set({ path: `/validate-${subdomain(191)}/${subdomain(200)}` })),
     edge('path: validating prefix on a mutating webhook', set({ path: '/validate-kind', name: 'kind.shaper.io' }), true),
     edge('path: mutating prefix on a validating webhook', set({ path: '/mutate-kind', name: 'kind.shaper.io' })),
     edge('path: not a string', set({ path: 7, name: 'path.shaper.io' })),
 
     ...NAMES.map(([label, name]) => edge(`name: ${label}`, set({ name }))),
-    edge('name: duplicate, same kind', (base) => [{ ...base, name: 'dup.shaper.io' }, { ...base, path: `${base.path as string}-2`, name: 'dup.shaper.io' }]),
-    edge('name: duplicate, other kind', (base) => [{ ...base, name: 'dup.shaper.io' }, { ...base, mutating: true, path: '/mutate-dup', name: 'dup.shaper.io' }]),
-    edge('name: same default name from two paths', (base) => [{ ...base, path: '/validate-x.y' }, { ...base, path: '/validate-x/y' }]),
-    edge('path: duplicate, names differ', (base) => [{ ...base, name: 'one.shaper.io' }, { ...base, name: 'two.shaper.io' }]),
+    edge('name: duplicate, same kind', (base) => [
+      { ...base, name: 'dup.shaper.io' },
+      { ...base, path: `${base.path as string}-2`, name: 'dup.shaper.io' },
+    ]),
+    edge('name: duplicate, other kind', (base) => [
+      { ...base, name: 'dup.shaper.io' },
+      { ...base, mutating: true, path: '/mutate-dup', name: 'dup.shaper.io' },
+    ]),
+    edge('name: same default name from two paths', (base) => [
+      { ...base, path: '/validate-x.y' },
+      { ...base, path: '/validate-x/y' },
+    ]),
+    edge('path: duplicate, names differ', (base) => [
+      { ...base, name: 'one.shaper.io' },
+      { ...base, name: 'two.shaper.io' },
+    ]),
 
-    ...each([['40 characters', a(40)], ['41 characters', a(41)], ['upper case', 'Config'], ['dot', 'a.b'], ['underscore', 'a_b'], ['leading "-"', '-a'], ['empty', '']] as const,
-      ([label, configuration]) => edge(`configuration: ${label}`, set({ configuration }))),
+    ...each(
+      [
+        ['40 characters', a(40)],
+        ['41 characters', a(41)],
+        ['upper case', 'Config'],
+        ['dot', 'a.b'],
+        ['underscore', 'a_b'],
+        ['leading "-"', '-a'],
+        ['empty', ''],
+      ] as const,
+      ([label, configuration]) => edge(`configuration: ${label}`, set({ configuration })),
+    ),
 
     edge('rules: empty list', set({ rules: [] })),
     edge('rules: missing', (base) => ({ path: base.path, mutating: base.mutating })),
@@ -163,12 +206,32 @@ function edges(): Edge[] {
     edge('rules: unknown key', setRule({ foo: 1 })),
     ...each([[], [''], ['*'], ['*', 'apps'], ['Apps'], ['apps', 'apps'], ['a_b'], ['apps.k8s.io']], (groups) => edge(`groups: ${JSON.stringify(groups)}`, setRule({ groups }))),
     ...each([[], [''], ['*'], ['*', 'v1'], ['V1'], ['v1.0'], ['v1', 'v1'], ['v1', 'v2beta3']], (versions) => edge(`versions: ${JSON.stringify(versions)}`, setRule({ versions }))),
-    ...each([
-      [], [''], ['*'], ['*/*'], ['*/*', 'pods'], ['*', 'pods'], ['pods', '*'], ['*', 'pods/status'], ['pods/*', 'pods/status'], ['pods/status', 'pods/*'],
-      ['*/status', 'pods/status'], ['pods/status', '*/status'], ['*/scale', '*/*'], ['pods/status/x'], ['Pods'], ['pods', 'pods'], ['deployments/scale'], ['*/status'],
-    ], (resources) => edge(`resources: ${JSON.stringify(resources)}`, setRule({ resources }))),
-    ...each([[], ['*'], ['*', 'CREATE'], ['create'], ['CREATE', 'CREATE'], ['PATCH'], ['CREATE', 'UPDATE', 'DELETE', 'CONNECT']],
-      (operations) => edge(`operations: ${JSON.stringify(operations)}`, setRule({ operations }))),
+    ...each(
+      [
+        [],
+        [''],
+        ['*'],
+        ['*/*'],
+        ['*/*', 'pods'],
+        ['*', 'pods'],
+        ['pods', '*'],
+        ['*', 'pods/status'],
+        ['pods/*', 'pods/status'],
+        ['pods/status', 'pods/*'],
+        ['*/status', 'pods/status'],
+        ['pods/status', '*/status'],
+        ['*/scale', '*/*'],
+        ['pods/status/x'],
+        ['Pods'],
+        ['pods', 'pods'],
+        ['deployments/scale'],
+        ['*/status'],
+      ],
+      (resources) => edge(`resources: ${JSON.stringify(resources)}`, setRule({ resources })),
+    ),
+    ...each([[], ['*'], ['*', 'CREATE'], ['create'], ['CREATE', 'CREATE'], ['PATCH'], ['CREATE', 'UPDATE', 'DELETE', 'CONNECT']], (operations) =>
+      edge(`operations: ${JSON.stringify(operations)}`, setRule({ operations })),
+    ),
     ...each(['Cluster', 'Namespaced', '*', 'cluster', ''], (scope) => edge(`scope: ${JSON.stringify(scope)}`, setRule({ scope }))),
 
     ...each(['Fail', 'Ignore', 'fail', ''], (failurePolicy) => edge(`failurePolicy: ${JSON.stringify(failurePolicy)}`, set({ failurePolicy }))),
@@ -177,8 +240,9 @@ function edges(): Edge[] {
     ...each([0, 1, 10, 30, 31, -1, 1.5, '5', 2147483648], (timeoutSeconds) => edge(`timeoutSeconds: ${JSON.stringify(timeoutSeconds)}`, set({ timeoutSeconds }))),
     ...each(['Never', 'IfNeeded', 'Always', ''], (reinvocationPolicy) => edge(`reinvocationPolicy: ${JSON.stringify(reinvocationPolicy)}`, set({ reinvocationPolicy }), true)),
     edge('reinvocationPolicy on a validating webhook', set({ reinvocationPolicy: 'Never' })),
-    ...each([['v1'], ['v1beta1'], ['v1', 'v1beta1'], [], ['v2'], ['v1', 'v2'], ['v1', 'v1'], ['V1'], ['v1', 'V2']],
-      (versions) => edge(`admissionReviewVersions: ${JSON.stringify(versions)}`, set({ admissionReviewVersions: versions }))),
+    ...each([['v1'], ['v1beta1'], ['v1', 'v1beta1'], [], ['v2'], ['v1', 'v2'], ['v1', 'v1'], ['V1'], ['v1', 'V2']], (versions) =>
+      edge(`admissionReviewVersions: ${JSON.stringify(versions)}`, set({ admissionReviewVersions: versions })),
+    ),
 
     ...(['namespaceSelector', 'objectSelector'] as const).flatMap((selector) => [
       edge(`${selector}: {}`, set({ [selector]: {} })),
@@ -187,19 +251,40 @@ function edges(): Edge[] {
       ...LABEL_VALUES.map(([label, value]) => edge(`${selector}: matchLabels value ${label}`, set({ [selector]: { matchLabels: { k: value } } }))),
       ...LABEL_KEYS.slice(0, 5).map(([label, key]) => edge(`${selector}: matchExpressions key ${label}`, set({ [selector]: { matchExpressions: [{ key, operator: 'Exists' }] } }))),
       ...LABEL_VALUES.map(([label, value]) => edge(`${selector}: In value ${label}`, set({ [selector]: { matchExpressions: [{ key: 'k', operator: 'In', values: [value] }] } }))),
-      ...each([
-        { operator: 'In', values: ['a', 'a'] }, { operator: 'NotIn', values: ['a'] }, { operator: 'In', values: [] }, { operator: 'In' },
-        { operator: 'Exists' }, { operator: 'DoesNotExist' }, { operator: 'Exists', values: ['a'] }, { operator: 'Exists', values: [] },
-        { operator: 'in', values: ['a'] }, { operator: 'Gt', values: ['1'] },
-      ], (requirement) => edge(`${selector}: matchExpressions ${JSON.stringify(requirement)}`, set({ [selector]: { matchExpressions: [{ key: 'k', ...requirement }] } }))),
+      ...each(
+        [
+          { operator: 'In', values: ['a', 'a'] },
+          { operator: 'NotIn', values: ['a'] },
+          { operator: 'In', values: [] },
+          { operator: 'In' },
+          { operator: 'Exists' },
+          { operator: 'DoesNotExist' },
+          { operator: 'Exists', values: ['a'] },
+          { operator: 'Exists', values: [] },
+          { operator: 'in', values: ['a'] },
+          { operator: 'Gt', values: ['1'] },
+        ],
+        (requirement) => edge(`${selector}: matchExpressions ${JSON.stringify(requirement)}`, set({ [selector]: { matchExpressions: [{ key: 'k', ...requirement }] } })),
+      ),
     ]),
 
     edge('matchConditions: empty list', set({ matchConditions: [] })),
     edge('matchConditions: 64', set({ matchConditions: conditions(64) })),
     edge('matchConditions: 65', set({ matchConditions: conditions(65) })),
     edge('matchConditions: duplicate names', set({ matchConditions: [condition('true', 'x'), condition('false', 'x')] })),
-    ...each([['empty', ''], ['63 characters', a(63)], ['64 characters', a(64)], ['prefixed', 'example.com/x'], ['prefix of 254', `${subdomain(254)}/x`], ['mixed', 'A_b.c'], ['space', 'a b'], ['two "/"', 'a/b/c']] as const,
-      ([label, name]) => edge(`matchConditions: name ${label}`, set({ matchConditions: [condition('true', name)] }))),
+    ...each(
+      [
+        ['empty', ''],
+        ['63 characters', a(63)],
+        ['64 characters', a(64)],
+        ['prefixed', 'example.com/x'],
+        ['prefix of 254', `${subdomain(254)}/x`],
+        ['mixed', 'A_b.c'],
+        ['space', 'a b'],
+        ['two "/"', 'a/b/c'],
+      ] as const,
+      ([label, name]) => edge(`matchConditions: name ${label}`, set({ matchConditions: [condition('true', name)] })),
+    ),
     ...each(['', '   '], (expression) => edge(`matchConditions: expression ${JSON.stringify(expression)}`, set({ matchConditions: [condition(expression)] }))),
     ...CEL_EXPRESSIONS.map((expression) => edge(`CEL: ${expression.length > 70 ? `${expression.slice(0, 67)}...` : expression}`, set({ matchConditions: [condition(expression)] }))),
 
@@ -258,7 +343,11 @@ export function randomCases(count = RANDOM_CASES, seed = RANDOM_SEED): Case[] {
       result.matchExpressions = Array.from({ length: 1 + Math.floor(next() * 2) }, () => {
         const operator = value('operator', 0.05) as string;
         const needsValues = operator === 'In' || operator === 'NotIn';
-        return { key: value('labelKey'), operator, ...((needsValues ? !chance(0.05) : chance(0.05)) && { values: Array.from({ length: 1 + Math.floor(next() * 3) }, () => value('labelValue')) }) };
+        return {
+          key: value('labelKey'),
+          operator,
+          ...((needsValues ? !chance(0.05) : chance(0.05)) && { values: Array.from({ length: 1 + Math.floor(next() * 3) }, () => value('labelValue')) }),
+        };
       });
     }
     return result;

@@ -87,10 +87,7 @@ function writeCases(project: FixtureProject, batch: readonly Case[]): Map<string
 
 /** Runs `manifests` over exactly these cases' files. */
 async function generate(project: FixtureProject, cases: readonly Case[]) {
-  project.write(
-    'shaper.yaml',
-    `apiVersion: shaper-gen.io/v1alpha1\nkind: GeneratorConfig\nsources: ${JSON.stringify(cases.map(caseFile))}\nhandlersModule: src/webhooks.generated.ts\n`,
-  );
+  project.write('shaper.yaml', `apiVersion: shaper-gen.io/v1alpha1\nkind: GeneratorConfig\nsources: ${JSON.stringify(cases.map(caseFile))}\nhandlersModule: src/webhooks.generated.ts\n`);
   return generateManifests(loadGeneratorConfig(undefined, project.dir));
 }
 

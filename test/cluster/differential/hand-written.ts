@@ -18,7 +18,7 @@ export function handWrittenConfigurations(testCase: Case): K8sObject[] {
   const objects = new Map<string, K8sObject>();
   for (const options of testCase.webhooks) {
     const kind = options.mutating === true ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration';
-    const name = options.configuration === undefined ? FULLNAME : `${FULLNAME}-${String(options.configuration)}`;
+    const name = options.configuration === undefined ? FULLNAME : `${FULLNAME}-${options.configuration as string}`;
     const key = `${kind}/${name}`;
     if (!objects.has(key)) objects.set(key, { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks: [] });
     objects.get(key)!.webhooks.push(handWrittenWebhook(options));

@@ -17,7 +17,12 @@ const CHART = path.join(REPO_ROOT, 'charts/shaper-webhooks');
 const release = { release: 'shaper', namespace: 'shaper-system' };
 const FULLNAME = 'shaper-shaper-webhooks';
 const ALL_ON = {
-  networkPolicy: { enabled: true, webhookFromCIDRs: ['10.0.0.0/24'], metricsNamespaceSelector: { matchLabels: { name: 'monitoring' } }, metricsPodSelector: { matchLabels: { app: 'prometheus' } } },
+  networkPolicy: {
+    enabled: true,
+    webhookFromCIDRs: ['10.0.0.0/24'],
+    metricsNamespaceSelector: { matchLabels: { name: 'monitoring' } },
+    metricsPodSelector: { matchLabels: { app: 'prometheus' } },
+  },
   serviceMonitor: { enabled: true, labels: { release: 'kube-prometheus' } },
   'certManager.issuerRef': { name: 'corp-ca', kind: 'ClusterIssuer' },
   serviceAccount: { create: true, name: 'webhooks-sa' },
@@ -117,7 +122,10 @@ describe('shaper-webhooks chart', () => {
     expect(await workersFor({ 'resources.limits.cpu': '2' })).toEqual([2, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=336' }]]);
     expect(await workersFor({ 'resources.limits.cpu': '1500m' })).toEqual([1, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
     expect(await workersFor({ 'resources.limits.cpu': '250m' })).toEqual([1, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
-    expect(await workersFor({ 'resources.limits.cpu': '3', 'server.workers': 1 })).toEqual([1, [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }]]);
+    expect(await workersFor({ 'resources.limits.cpu': '3', 'server.workers': 1 })).toEqual([
+      1,
+      [FIXED_MMAP_THRESHOLD, { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=880' }],
+    ]);
     await expect(helmTemplate(CHART, { ...release, set: { 'server.workers': 2 } })).rejects.toThrow(
       /resources.limits.memory 256Mi leaves -48 MiB of heap per worker \(2 worker\(s\), nodeMemoryReserveMiB 144 each, 64 Mi for the primary\): raise the limit/,
     );
@@ -169,9 +177,9 @@ describe('shaper-webhooks chart', () => {
     expect(policy.spec.ingress[1].ports).toEqual([{ port: 'metrics', protocol: 'TCP' }]);
     expect(policy.spec.ingress.flatMap((rule: any) => rule.ports.map((p: any) => p.port))).not.toContain('health');
     const monitor = findObject(objects, 'ServiceMonitor', FULLNAME);
-    expect(monitor.metadata.labels.release).toBe('kube-prometheus');
+    expect(monitor.metadata.labels?.release).toBe('kube-prometheus');
     expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', scheme: 'http', interval: '30s' }]);
-    expect(findObject(objects, 'Service', `${FULLNAME}-metrics`).metadata.labels['app.kubernetes.io/component']).toBe('metrics');
+    expect(findObject(objects, 'Service', `${FULLNAME}-metrics`).metadata.labels?.['app.kubernetes.io/component']).toBe('metrics');
     expect(deploymentOf(objects).spec.template.spec.serviceAccountName).toBe('webhooks-sa');
     expect(deploymentOf(objects).spec.template.spec.priorityClassName).toBe('system-cluster-critical');
     expect(findObject(objects, 'ClusterRole', `${FULLNAME}-lookups`).rules).toEqual([

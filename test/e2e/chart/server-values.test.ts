@@ -32,12 +32,28 @@ const SETTINGS: Record<string, string> = {
 /** Chart values that are not ServerConfig settings. */
 const CHART_ONLY = ['handlers'];
 
-type SchemaNode = { type?: string; min?: number; max?: number; values?: readonly string[]; items?: SchemaNode; fields?: Record<string, SchemaNode>; pattern?: RegExp };
-type JsonSchema = { type?: string; minimum?: number; maximum?: number; enum?: string[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; pattern?: string };
+interface SchemaNode {
+  type?: string;
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+  items?: SchemaNode;
+  fields?: Record<string, SchemaNode>;
+  pattern?: RegExp;
+}
+interface JsonSchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  enum?: string[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  pattern?: string;
+}
 
-const at = <T>(root: unknown, dotted: string, step: (node: any, key: string) => unknown): T => dotted.split('.').reduce(step, root) as T;
-const serverSetting = (dotted: string) => at<SchemaNode>(SERVER_CONFIG_SCHEMA, dotted, (node, key) => node.fields[key]);
-const chartValue = (schema: JsonSchema, dotted: string) => at<JsonSchema>(schema, dotted, (node, key) => node.properties[key]);
+const at = (root: unknown, dotted: string, step: (node: any, key: string) => unknown): unknown => dotted.split('.').reduce(step, root);
+const serverSetting = (dotted: string) => at(SERVER_CONFIG_SCHEMA, dotted, (node, key) => node.fields[key]) as SchemaNode;
+const chartValue = (schema: JsonSchema, dotted: string) => at(schema, dotted, (node, key) => node.properties[key]) as JsonSchema;
 
 /** A setting's bounds in JSON-schema words. */
 function bounds(node: SchemaNode): JsonSchema {
@@ -93,7 +109,11 @@ describe("the chart's server values", () => {
   });
 
   it("are the ports the Dockerfiles expose: the repository's and the one init scaffolds", () => {
-    const exposed = (dockerfile: string) => /^EXPOSE (.*)$/m.exec(readFileSync(path.join(REPO_ROOT, dockerfile), 'utf8'))?.[1]?.split(' ').map(Number);
+    const exposed = (dockerfile: string) =>
+      /^EXPOSE (.*)$/m
+        .exec(readFileSync(path.join(REPO_ROOT, dockerfile), 'utf8'))?.[1]
+        ?.split(' ')
+        .map(Number);
     const { webhook, health, metrics } = DEFAULT_SERVER_CONFIG;
     expect([exposed('Dockerfile'), exposed('packages/generator/scaffold/project/Dockerfile')]).toEqual([
       [webhook.port, health.port, metrics.port],

@@ -16,7 +16,7 @@ function shaperGen(cwd: string, ...args: string[]) {
 
 /** The CLI with its cache directory (Node's compile cache, the compiler's code cache) under `cacheHome`. */
 function shaperGenCachingIn(cacheHome: string, cwd: string, ...args: string[]) {
-  const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: cacheHome };
   delete env.NODE_COMPILE_CACHE;
   delete env.NODE_DISABLE_COMPILE_CACHE;
   return spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env });
@@ -120,11 +120,14 @@ describe('init, manifests and dev in a project without @shaper-gen/generator', (
     scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-no-generator-'));
     const help = shaperGen(scratch, '--help');
     expect(help.status).toBe(0);
-    const commands = help.stdout.slice(help.stdout.indexOf('Commands:')).split('\n').flatMap((line) => /^  (\w+) /.exec(line)?.[1] ?? []);
+    const commands = help.stdout
+      .slice(help.stdout.indexOf('Commands:'))
+      .split('\n')
+      .flatMap((line) => /^ {2}(\w+) /.exec(line)?.[1] ?? []);
     expect(commands).toEqual(['init', 'manifests', 'dev', 'serve', 'help']);
     const manifests = shaperGen(scratch, 'manifests', '--help');
     expect(manifests.status).toBe(0);
-    expect(manifests.stdout.split('\n').flatMap((line) => /^  (-[^\s,]+(?:, --[^\s,]+)?)/.exec(line)?.[1] ?? [])).toEqual(['-c, --config', '--check', '--stdout', '-h, --help']);
+    expect(manifests.stdout.split('\n').flatMap((line) => /^ {2}(-[^\s,]+(?:, --[^\s,]+)?)/.exec(line)?.[1] ?? [])).toEqual(['-c, --config', '--check', '--stdout', '-h, --help']);
   });
 });
 
@@ -144,7 +147,9 @@ describe('start-up caches (best effort)', () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-cache-'));
     const first = shaperGenCachingIn(scratch, REPO_ROOT, 'manifests', '--check');
     expect(first.status).toBe(0);
-    const files = readdirSync(scratch, { recursive: true, encoding: 'utf8' }).map((f) => path.join(scratch!, f)).filter((f) => statSync(f).isFile());
+    const files = readdirSync(scratch, { recursive: true, encoding: 'utf8' })
+      .map((f) => path.join(scratch!, f))
+      .filter((f) => statSync(f).isFile());
     const codeCache = files.filter((f) => f.includes(`${path.sep}typescript-code-cache${path.sep}`));
     expect(codeCache).toHaveLength(1);
     expect(files.length).toBeGreaterThan(1);

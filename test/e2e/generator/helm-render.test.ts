@@ -76,9 +76,7 @@ describe('generated webhook configurations rendered by helm', () => {
           ],
         },
         objectSelector: { matchExpressions: [{ key: 'shaper.io/skip', operator: 'DoesNotExist' }] },
-        rules: [
-          { apiGroups: ['shaper.io'], apiVersions: ['v1alpha1'], operations: ['CREATE', 'UPDATE'], resources: ['profiles', 'profiles/status'], scope: 'Namespaced' },
-        ],
+        rules: [{ apiGroups: ['shaper.io'], apiVersions: ['v1alpha1'], operations: ['CREATE', 'UPDATE'], resources: ['profiles', 'profiles/status'], scope: 'Namespaced' }],
         sideEffects: 'NoneOnDryRun',
         timeoutSeconds: 5,
         // A literal "{{" in a value survives Helm's template engine.
@@ -96,9 +94,7 @@ describe('generated webhook configurations rendered by helm', () => {
         matchPolicy: 'Equivalent',
         namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['shaper-system', 'kube-system'] }] },
         reinvocationPolicy: 'IfNeeded',
-        rules: [
-          { apiGroups: ['shaper.io'], apiVersions: ['v1alpha1'], operations: ['CREATE', 'UPDATE'], resources: ['profiles', 'profiles/status'], scope: 'Namespaced' },
-        ],
+        rules: [{ apiGroups: ['shaper.io'], apiVersions: ['v1alpha1'], operations: ['CREATE', 'UPDATE'], resources: ['profiles', 'profiles/status'], scope: 'Namespaced' }],
         sideEffects: 'None',
         timeoutSeconds: 10,
       },
@@ -106,10 +102,7 @@ describe('generated webhook configurations rendered by helm', () => {
     const pods = findObject(objects, 'MutatingWebhookConfiguration', 'shaper-shaper-webhooks-pods');
     expect(pods.metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'shaper-system/shaper-shaper-webhooks-serving-cert' });
     expect((pods.webhooks as any[]).map((w) => [w.name, w.namespaceSelector])).toEqual([
-      [
-        'mutate-pod.shaper.io',
-        { matchLabels: { team: 'a' }, matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['shaper-system', 'kube-system'] }] },
-      ],
+      ['mutate-pod.shaper.io', { matchLabels: { team: 'a' }, matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['shaper-system', 'kube-system'] }] }],
     ]);
   });
 
@@ -125,9 +118,22 @@ describe('generated webhook configurations rendered by helm', () => {
   });
 
   it('refuse at render what the API server would refuse at install: a URL with user information, query or fragment, a caBundle that is not base64 PEM', async () => {
-    const renderError = (set: Record<string, unknown>) => helmTemplate(chart, { set }).then(() => 'rendered', (error: { stderr: string }) => error.stderr.trim());
-    for (const url of ['http://webhooks.example.com', 'https://user:pw@webhooks.example.com', 'https://webhooks.example.com/?x=1', 'https://webhooks.example.com/#frag', 'https://', 'https://host/a b']) {
-      expect(await renderError({ 'webhook.url': url }), url).toMatch(/^Error: values don't meet the specifications of the schema\(s\) in the following chart\(s\):\nshaper-webhooks:\n- at '\/webhook\/url': '.*' does not match pattern/);
+    const renderError = (set: Record<string, unknown>) =>
+      helmTemplate(chart, { set }).then(
+        () => 'rendered',
+        (error: { stderr: string }) => error.stderr.trim(),
+      );
+    for (const url of [
+      'http://webhooks.example.com',
+      'https://user:pw@webhooks.example.com',
+      'https://webhooks.example.com/?x=1',
+      'https://webhooks.example.com/#frag',
+      'https://',
+      'https://host/a b',
+    ]) {
+      expect(await renderError({ 'webhook.url': url }), url).toMatch(
+        /^Error: values don't meet the specifications of the schema\(s\) in the following chart\(s\):\nshaper-webhooks:\n- at '\/webhook\/url': '.*' does not match pattern/,
+      );
     }
     expect(await renderError({ 'webhook.url': 'https://webhooks.example.com:8443/base' })).toBe('rendered');
     expect(await renderError({ 'certManager.enabled': false, 'webhook.caBundle': 'not-base64' })).toMatch(/- at '\/webhook\/caBundle': 'not-base64' does not match pattern/);
@@ -145,9 +151,7 @@ describe('generated webhook configurations rendered by helm', () => {
 
   it('call an out-of-cluster URL when webhook.url is set', async () => {
     const objects = await helmTemplate(chart, { set: { 'webhook.url': 'https://webhooks.example.com:8443/' } });
-    const urls = objects
-      .filter((o) => o.kind.endsWith('WebhookConfiguration'))
-      .flatMap((o) => (o.webhooks as any[]).map((w) => w.clientConfig));
+    const urls = objects.filter((o) => o.kind.endsWith('WebhookConfiguration')).flatMap((o) => (o.webhooks as any[]).map((w) => w.clientConfig));
     expect(urls).toEqual([
       { url: 'https://webhooks.example.com:8443/mutate-profile' },
       { url: 'https://webhooks.example.com:8443/mutate-pod' },

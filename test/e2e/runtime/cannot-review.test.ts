@@ -46,12 +46,26 @@ describe('a review the server will not process', () => {
     const res = await t.post('/validate-widget', body);
     expect({ status: res.status, json: res.json }).toEqual({
       status: 200,
-      json: errored('admission.k8s.io/v1', uid, 413, 'RequestEntityTooLarge', `webhook validate-widget.example.io (/validate-widget) cannot review this request: request body of ${Buffer.byteLength(body)} bytes or more exceeds the limit of ${LIMIT} bytes`),
+      json: errored(
+        'admission.k8s.io/v1',
+        uid,
+        413,
+        'RequestEntityTooLarge',
+        `webhook validate-widget.example.io (/validate-widget) cannot review this request: request body of ${Buffer.byteLength(body)} bytes or more exceeds the limit of ${LIMIT} bytes`,
+      ),
     });
     const streamed = await t.post('/validate-widget', body, { chunked: true });
     expect({ status: streamed.status, json: streamed.json }).toEqual({
       status: 200,
-      json: errored('admission.k8s.io/v1', uid, 413, 'RequestEntityTooLarge', expect.stringMatching(/^webhook validate-widget\.example\.io \(\/validate-widget\) cannot review this request: request body of \d+ bytes or more exceeds the limit of 65536 bytes$/) as never),
+      json: errored(
+        'admission.k8s.io/v1',
+        uid,
+        413,
+        'RequestEntityTooLarge',
+        expect.stringMatching(
+          /^webhook validate-widget\.example\.io \(\/validate-widget\) cannot review this request: request body of \d+ bytes or more exceeds the limit of 65536 bytes$/,
+        ) as never,
+      ),
     });
   });
 
@@ -78,12 +92,20 @@ describe('a review the server will not process', () => {
     const ignore = await t.post('/validate-widget-ignore', body);
     expect({ status: ignore.status, json: ignore.json }).toEqual({
       status: 200,
-      json: allowedWithWarning('admission.k8s.io/v1', uid, `webhook validate-widget-ignore.example.io (/validate-widget-ignore) cannot review this request: ${deepMessage}; allowed because its failurePolicy is Ignore`),
+      json: allowedWithWarning(
+        'admission.k8s.io/v1',
+        uid,
+        `webhook validate-widget-ignore.example.io (/validate-widget-ignore) cannot review this request: ${deepMessage}; allowed because its failurePolicy is Ignore`,
+      ),
     });
   });
 
   it('status-coded when the body names no uid, or a header says no API server sent it', async () => {
-    const noUid = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { object: JSON.parse('['.repeat(MAX_NESTING_DEPTH + 1) + ']'.repeat(MAX_NESTING_DEPTH + 1)) } });
+    const noUid = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: { object: JSON.parse('['.repeat(MAX_NESTING_DEPTH + 1) + ']'.repeat(MAX_NESTING_DEPTH + 1)) },
+    });
     const res = await t.post('/validate-widget-ignore', noUid);
     expect({ status: res.status, json: res.json }).toEqual({ status: 400, json: errored('admission.k8s.io/v1', '', 400, 'BadRequest', deepMessage) });
     const { uid, body } = tooLarge();

@@ -75,7 +75,11 @@ describe('a flood of connections that never become requests', () => {
   });
 
   const review = (uid: string) =>
-    dir.post(config.port, '/validate-profile', admissionReview({ uid, object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'p', namespace: 'a' }, spec: { tier: 'gold' } } }));
+    dir.post(
+      config.port,
+      '/validate-profile',
+      admissionReview({ uid, object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'p', namespace: 'a' }, spec: { tier: 'gold' } } }),
+    );
 
   it('answers reviews on new connections while 4,000 connections sit before their TLS handshake, and sheds the oldest of those', async () => {
     const halfOpen = await openMany(4000, () => tcpConnection(config.port));

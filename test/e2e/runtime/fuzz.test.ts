@@ -32,9 +32,24 @@ describe(`malformed admission requests`, () => {
     expect(cases.length).toBeGreaterThan(1000);
     expect(Object.keys(result.statuses).sort()).toEqual(
       [
-        '6.9 MiB', '7.1 MiB', '8 bytes flipped', 'Content-Encoding', 'Content-Type', 'byte flipped', 'invalid UTF-8',
-        'nested 999 deep', 'nested 1000 deep', 'nested 1001 deep', 'nested 5000 deep', 'nested 10000 deep', 'nested 100000 deep', 'nested 1000000 deep',
-        'prototype key', 'truncated', 'valid', 'wrong type',
+        '6.9 MiB',
+        '7.1 MiB',
+        '8 bytes flipped',
+        'Content-Encoding',
+        'Content-Type',
+        'byte flipped',
+        'invalid UTF-8',
+        'nested 999 deep',
+        'nested 1000 deep',
+        'nested 1001 deep',
+        'nested 5000 deep',
+        'nested 10000 deep',
+        'nested 100000 deep',
+        'nested 1000000 deep',
+        'prototype key',
+        'truncated',
+        'valid',
+        'wrong type',
       ].sort(),
     );
   });

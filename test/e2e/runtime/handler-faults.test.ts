@@ -34,7 +34,8 @@ async function post(path: string, review: ReturnType<typeof fault>) {
   return { status: res.status, json: res.json };
 }
 
-const errorsCounted = async (path: string) => Number(new RegExp(`^shaper_webhook_handler_errors_total\\{webhook="${path}"\\} (\\d+)$`, 'm').exec((await t.get('metrics', '/metrics')).text)?.[1] ?? 0);
+const errorsCounted = async (path: string) =>
+  Number(new RegExp(`^shaper_webhook_handler_errors_total\\{webhook="${path}"\\} (\\d+)$`, 'm').exec((await t.get('metrics', '/metrics')).text)?.[1] ?? 0);
 
 describe('a handler that throws something other than an Error', () => {
   it.each([

@@ -42,7 +42,8 @@ beforeAll(async () => {
 });
 afterAll(() => dir.remove());
 
-const deployment = (uid: string, replicas: number) => admissionReview({ uid, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas } } });
+const deployment = (uid: string, replicas: number) =>
+  admissionReview({ uid, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas } } });
 
 describe('handler instances from a user entry point', () => {
   it('every worker serves the instance its entry point constructed, with that configuration', async () => {
@@ -70,7 +71,12 @@ describe('handler instances from a user entry point', () => {
       );
       const allowed = await dir.post(config.port, '/validate-replicas', deployment('a-0', 3));
       expect([allowed.status, allowed.json]).toEqual([200, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'a-0', allowed: true } }]);
-      const deniedBy = new Set(server.logs().filter((line) => line.msg === message).map((line) => line.worker));
+      const deniedBy = new Set(
+        server
+          .logs()
+          .filter((line) => line.msg === message)
+          .map((line) => line.worker),
+      );
       expect([...deniedBy].sort()).toEqual([1, 2]);
     } finally {
       server.child.kill('SIGTERM');

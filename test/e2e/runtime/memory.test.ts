@@ -19,7 +19,10 @@ import { serve, ServeDir, waitReady } from '../../support/serve-process.js';
 
 const MiB = 1024 * 1024;
 const widget = (properties: number, uid: string) =>
-  admissionReview({ uid, object: { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'a' }, spec: Object.fromEntries(Array.from({ length: properties }, (_, i) => [`k${i}`, i])) } });
+  admissionReview({
+    uid,
+    object: { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'a' }, spec: Object.fromEntries(Array.from({ length: properties }, (_, i) => [`k${i}`, i])) },
+  });
 
 class RecordingBudget extends MemoryBudget {
   peak = 0;
@@ -109,7 +112,11 @@ describe('shaper-gen serve with the chart heap, reviews of every shape up to max
           }
         }
       }
-      const small = await dir.post(config.port, '/validate-profile', admissionReview({ uid: 'after', object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'p', namespace: 'a' }, spec: { tier: 'gold' } } }));
+      const small = await dir.post(
+        config.port,
+        '/validate-profile',
+        admissionReview({ uid: 'after', object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'p', namespace: 'a' }, spec: { tier: 'gold' } } }),
+      );
       expect(small.json.response).toEqual({ uid: 'after', allowed: true });
       const peak = peakRssMiB(server.child.pid!);
       console.log(`${outcomes.join('\n')}\npeak RSS ${peak.toFixed(0)} MiB`);

@@ -46,7 +46,10 @@ describe('shaper-gen serve', () => {
     // A cluster nobody listens at: the Profile informer's list is refused.
     const kubeconfig = path.join(dir.dir, 'unreachable-kubeconfig');
     const port = await freePort();
-    writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`);
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`,
+    );
     const server = serve(['--config', config.file], { env: { KUBECONFIG: kubeconfig } });
     try {
       const text = await readyzOnceItSays(config.health, 'cache failed: profiles.shaper.io not synced: ');
@@ -74,7 +77,9 @@ describe('shaper-gen serve', () => {
     writeFileSync(bad, 'apiVersion: shaper-gen.io/v1alpha1\nkind: ServerConfig\nwebhook:\n  prot: 9443\n');
     const first = serve(['--config', bad]);
     expect(await first.exited).toBe(1);
-    expect(first.output()).toMatch(new RegExp(`^shaper-gen serve: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:3: webhook\\.prot: unknown key; did you mean "port"\\? expected one of [^\\n]+\\n$`));
+    expect(first.output()).toMatch(
+      new RegExp(`^shaper-gen serve: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:3: webhook\\.prot: unknown key; did you mean "port"\\? expected one of [^\\n]+\\n$`),
+    );
 
     const missing = serve(['--handlers', './nope/handlers.js', '--cert-dir', dir.dir, '--port', '0', '--health-port', '0', '--metrics-port', '0']);
     expect(await missing.exited).toBe(1);
@@ -113,7 +118,10 @@ export const webhooks = [UsesTheApi];
 
   it.each([
     [['--handlers', 'dist/nope.js'], `shaper-gen serve: handlers module dist/nope.js: no such file (in ${process.cwd()}; run npm run build, or fix --handlers / handlers in the config)\n`],
-    [['--handlers', 'sample/webhooks.generated.ts'], /^shaper-gen serve: cannot import handlers module sample\/webhooks\.generated\.ts: .+; compile it first \(npm run build\) and pass the \.js file, e\.g\. sample\/webhooks\.generated\.js\n$/],
+    [
+      ['--handlers', 'sample/webhooks.generated.ts'],
+      /^shaper-gen serve: cannot import handlers module sample\/webhooks\.generated\.ts: .+; compile it first \(npm run build\) and pass the \.js file, e\.g\. sample\/webhooks\.generated\.js\n$/,
+    ],
     [[], `shaper-gen serve: handlers module dist/webhooks.generated.js: no such file (in ${process.cwd()}; run npm run build, or fix --handlers / handlers in the config)\n`],
     [['--log-level', 'loud'], 'shaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
     [['--port', '99999'], 'shaper-gen serve: --port: must be an integer from 0 to 65535\n'],
@@ -122,7 +130,10 @@ export const webhooks = [UsesTheApi];
     [['--workers', '0'], 'shaper-gen serve: --workers: must be an integer from 1 to 64\n'],
     [['--workers', '1.5'], 'shaper-gen serve: --workers: must be an integer from 1 to 64\n'],
     [['--workers', '2', '--log-level', 'LOUD'], 'shaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
-    [['--port', '70000', '--log-level', 'loud'], 'shaper-gen serve: --port: must be an integer from 0 to 65535\nshaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n'],
+    [
+      ['--port', '70000', '--log-level', 'loud'],
+      'shaper-gen serve: --port: must be an integer from 0 to 65535\nshaper-gen serve: --log-level: must be one of trace, debug, info, warn, error, fatal\n',
+    ],
     [['--config', '/nonexistent/server.yaml'], 'shaper-gen serve: cannot read config file /nonexistent/server.yaml: no such file\n'],
     [['--handlers', 'dist/sample/webhooks.generated.js', '--objects', '/nonexistent/objects.yaml'], 'shaper-gen serve: objects file /nonexistent/objects.yaml: no such file\n'],
     [['--handlers', 'dist/sample/webhooks.generated.js', '--objects', 'package.json'], 'shaper-gen serve: objects file package.json: name must be a list of objects\n'],
@@ -140,11 +151,35 @@ export const webhooks = [UsesTheApi];
 
   it("serves the demo as scripts/demo runs it: every sample webhook ready, the Assignment validator's Profiles from sample/dev-objects.yaml, no error", async () => {
     const [port, health, metrics] = [await freePort(), await freePort(), await freePort()];
-    const server = serve(['--dev', '--handlers', 'dist/sample/webhooks.generated.js', '--objects', 'sample/dev-objects.yaml', '--port', String(port), '--health-port', String(health), '--metrics-port', String(metrics)]);
+    const server = serve([
+      '--dev',
+      '--handlers',
+      'dist/sample/webhooks.generated.js',
+      '--objects',
+      'sample/dev-objects.yaml',
+      '--port',
+      String(port),
+      '--health-port',
+      String(health),
+      '--metrics-port',
+      String(metrics),
+    ]);
     try {
       expect(await waitReady(health, server)).toBe('[+]shutdown ok\n[+]certificate ok\n[+]handlers ok\n[+]webhook-listener ok\nreadyz check passed\n');
       const post = (webhookPath: string, body: string) =>
-        request(https, { host: '127.0.0.1', port, path: webhookPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } }, body);
+        request(
+          https,
+          {
+            host: '127.0.0.1',
+            port,
+            path: webhookPath,
+            method: 'POST',
+            rejectUnauthorized: false,
+            agent: false,
+            headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+          },
+          body,
+        );
       const missingProfile = readFileSync(path.join(REPO_ROOT, 'sample/requests/create-assignment.json'), 'utf8');
       const existingProfile = missingProfile.replace('"name": "platinum"', '"name": "gold"');
       expect((await post('/validate-assignment', missingProfile)).json.response).toEqual({
@@ -179,10 +214,19 @@ export const webhooks = [UsesTheApi];
       while (!server.output().includes('shaper-gen serve --dev:') && Date.now() < until) await sleep(100);
       expect(server.output()).toContain(`shaper-gen serve --dev: https://localhost:${port}`);
       const body = JSON.stringify(admissionReview({ object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'p' }, spec: { priority: 5000 } } }));
-      const res = await request(https, {
-        host: '127.0.0.1', port, path: '/validate-profile', method: 'POST', rejectUnauthorized: false, agent: false,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
-      }, body);
+      const res = await request(
+        https,
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/validate-profile',
+          method: 'POST',
+          rejectUnauthorized: false,
+          agent: false,
+          headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+        },
+        body,
+      );
       expect(res.json.response.status.message).toContain('spec.priority: Invalid value: 5000');
     } finally {
       server.child.kill('SIGKILL');

@@ -111,7 +111,10 @@ describe('TLS', () => {
     const during = await Promise.all(Array.from({ length: 20 }, () => t!.post('/validate-widget', review())));
     expect(during.every((res) => res.json.response.allowed)).toBe(true);
 
-    const after = await waitFor(() => servedCertificate(t!.addresses.webhook.port), (cert) => cert.subject.CN === 'rotated');
+    const after = await waitFor(
+      () => servedCertificate(t!.addresses.webhook.port),
+      (cert) => cert.subject.CN === 'rotated',
+    );
     expect(after.subject.CN).toBe('rotated');
     expect(after.fingerprint256).not.toBe(before.fingerprint256);
     expect((await t.post('/validate-widget', review(), { agent })).json.response.allowed).toBe(true);
@@ -137,14 +140,28 @@ describe('TLS', () => {
       rmSync(path.join(t.certDir, file));
       symlinkSync(path.join('..data', file), path.join(t.certDir, file));
     }
-    expect((await waitFor(() => servedCertificate(t!.addresses.webhook.port), (c) => c.subject.CN === 'version-1')).subject.CN).toBe('version-1');
+    expect(
+      (
+        await waitFor(
+          () => servedCertificate(t!.addresses.webhook.port),
+          (c) => c.subject.CN === 'version-1',
+        )
+      ).subject.CN,
+    ).toBe('version-1');
 
     const second = await t.ca.issue({ commonName: 'version-2', hosts: ['localhost'] });
     writeVersion('..v2', second);
     symlinkSync('..v2', path.join(t.certDir, '..data_tmp'));
     renameSync(path.join(t.certDir, '..data_tmp'), path.join(t.certDir, '..data'));
     rmSync(path.join(t.certDir, '..v1'), { recursive: true });
-    expect((await waitFor(() => servedCertificate(t!.addresses.webhook.port), (c) => c.subject.CN === 'version-2')).subject.CN).toBe('version-2');
+    expect(
+      (
+        await waitFor(
+          () => servedCertificate(t!.addresses.webhook.port),
+          (c) => c.subject.CN === 'version-2',
+        )
+      ).subject.CN,
+    ).toBe('version-2');
     expect((await t.post('/validate-widget', review())).json.response.allowed).toBe(true);
   });
 
@@ -153,7 +170,10 @@ describe('TLS', () => {
     const sanOnly = await t.ca.issue({ commonName: '', emptySubject: true, hosts: ['shaper.shaper-system.svc', '127.0.0.1'] });
     writeFileSync(path.join(t.certDir, 'tls.key'), sanOnly.key);
     writeFileSync(path.join(t.certDir, 'tls.crt'), sanOnly.cert);
-    const served = await waitFor(() => servedCertificate(t!.addresses.webhook.port), (cert) => Object.keys(cert.subject ?? {}).length === 0);
+    const served = await waitFor(
+      () => servedCertificate(t!.addresses.webhook.port),
+      (cert) => Object.keys((cert.subject as object | undefined) ?? {}).length === 0,
+    );
     expect(served.subjectaltname).toContain('DNS:shaper.shaper-system.svc');
     expect((await t.get('health', '/readyz')).status).toBe(200);
   });
@@ -161,7 +181,10 @@ describe('TLS', () => {
   it('keeps the old certificate and counts an error when the new files are broken', async () => {
     t = await startTestServer({ webhooks });
     writeFileSync(path.join(t.certDir, 'tls.crt'), 'not a certificate');
-    const metrics = await waitFor(() => t!.get('metrics', '/metrics'), (res) => /certificate_reload_errors_total [1-9]/.test(res.text));
+    const metrics = await waitFor(
+      () => t!.get('metrics', '/metrics'),
+      (res) => /certificate_reload_errors_total [1-9]/.test(res.text),
+    );
     expect(metrics.text).toMatch(/shaper_webhook_certificate_reload_errors_total [1-9]/);
     expect((await t.post('/validate-widget', review())).json.response.allowed).toBe(true);
   });

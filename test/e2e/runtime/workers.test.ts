@@ -42,7 +42,9 @@ describe('shaper-gen serve with workers: 2', () => {
       expect(metrics).toContain('shaper_webhook_requests_total{webhook="/mutate-profile",operation="CREATE",allowed="true",code="200"} 20');
       // Both workers serve the same certificate: the primary reports its expiry once, not the sum of theirs.
       const notAfter = new X509Certificate(readFileSync(path.join(dir.dir, 'tls.crt'))).validToDate.getTime() / 1000;
-      expect(metrics.split('\n').filter((line) => line.startsWith('shaper_webhook_certificate_expiry_timestamp_seconds'))).toEqual([`shaper_webhook_certificate_expiry_timestamp_seconds ${notAfter}`]);
+      expect(metrics.split('\n').filter((line) => line.startsWith('shaper_webhook_certificate_expiry_timestamp_seconds'))).toEqual([
+        `shaper_webhook_certificate_expiry_timestamp_seconds ${notAfter}`,
+      ]);
 
       const victim = started.find((s) => s.worker === 1)!;
       process.kill(victim.pid, 'SIGKILL');

@@ -31,7 +31,7 @@ beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-image-'));
 }, 300_000);
 afterAll(() => {
-  user?.remove();
+  (user as UserProject | undefined)?.remove();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -74,7 +74,11 @@ describe("a scaffolded project's image", () => {
       stdout: '',
       stderr: `shaper-gen manifests: needs ${GENERATOR_PACKAGE}, which is not installed in ${image.workdir}: npm install --save-dev ${GENERATOR_PACKAGE}@${version}\n`,
     });
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "const { webhooks } = await import('./dist/webhooks.generated.js'); console.log(webhooks.map((w) => w.name).join(' '))"], { cwd: image.workdir });
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "const { webhooks } = await import('./dist/webhooks.generated.js'); console.log(webhooks.map((w) => w.name).join(' '))"],
+      { cwd: image.workdir },
+    );
     expect(stdout).toBe('ConfigMapValidator DeploymentDefaulter\n');
   }, 300_000);
 });

@@ -50,7 +50,7 @@ beforeAll(async () => {
   runtimeTarball = user.packed[RUNTIME_PACKAGE].filename;
   generatorTarball = user.packed[GENERATOR_PACKAGE].filename;
 }, 300_000);
-afterAll(() => user?.remove());
+afterAll(() => (user as UserProject | undefined)?.remove());
 
 describe('the published packages', () => {
   it('hold what users run and nothing else: no sample, tests, source maps or source-only exports', () => {
@@ -59,7 +59,10 @@ describe('the published packages', () => {
     for (const { files } of Object.values(user.packed)) {
       expect(files.filter((file) => !file.startsWith('scaffold/') && /\.map$|\.test\.|(^|\/)sample\//.test(file))).toEqual([]);
     }
-    for (const [name, dir] of [[RUNTIME_PACKAGE, REPO_ROOT], [GENERATOR_PACKAGE, path.join(REPO_ROOT, 'packages/generator')]] as const) {
+    for (const [name, dir] of [
+      [RUNTIME_PACKAGE, REPO_ROOT],
+      [GENERATOR_PACKAGE, path.join(REPO_ROOT, 'packages/generator')],
+    ] as const) {
       const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
       for (const [subpath, targets] of Object.entries(manifest.exports)) {
         if (typeof targets === 'string') continue;
@@ -146,18 +149,25 @@ describe('shaper-gen init in a fresh npm project', () => {
     const port = await freePort();
     const dev = spawn(process.execPath, ['node_modules/shaper-gen/dist/bin/shaper-gen.js', 'dev', '--port', String(port)], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    dev.stdout!.on('data', (chunk) => (output += chunk));
-    dev.stderr!.on('data', (chunk) => (output += chunk));
+    dev.stdout.on('data', (chunk) => (output += String(chunk)));
+    dev.stderr.on('data', (chunk) => (output += String(chunk)));
     const status = async (urlPath: string) =>
-      (await request(https, { host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' } }, '{}').catch(() => undefined))?.status;
+      (
+        await request(https, { host: '127.0.0.1', port, path: urlPath, method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json' } }, '{}').catch(
+          () => undefined,
+        )
+      )?.status;
     try {
       expect(await until(async () => (await status('/validate-configmap')) === 400, 90_000), output).toBe(true);
       expect(await status('/validate-namespace')).toBe(404);
-      writeFileSync(path.join(project, 'src/webhooks/namespace-validator.ts'), `import type { V1Namespace } from '@kubernetes/client-node';
+      writeFileSync(
+        path.join(project, 'src/webhooks/namespace-validator.ts'),
+        `import type { V1Namespace } from '@kubernetes/client-node';
 import { Webhook, type CustomValidator } from 'shaper-gen';
 @Webhook({ path: '/validate-namespace', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['namespaces'], operations: ['DELETE'], scope: 'Cluster' }] })
 export class NamespaceValidator implements CustomValidator<V1Namespace> { validateDelete(): void {} }
-`);
+`,
+      );
       expect(await until(async () => (await status('/validate-namespace')) === 400, 90_000), output).toBe(true);
       expect(output).not.toMatch(/changed since \S+ was generated|is older than \S+: rebuild/);
       expect(output).toMatch(/"paths":\["\/validate-configmap","\/mutate-deployment","\/validate-secret","\/validate-namespace"\]|"paths":\[[^\]]*"\/validate-namespace"/);

@@ -103,7 +103,12 @@ describe('every answer a handler produces, judged by the API machinery', () => {
       });
 
       it('denials reach the client as the Status apimachinery builds', () => {
-        const denied = (webhook: string, status: object) => ({ metadata: {}, status: 'Failure', ...status, message: `admission webhook "${webhook}.shaper-gen.io" denied the request: ${(status as { message: string }).message}` });
+        const denied = (webhook: string, status: object) => ({
+          metadata: {},
+          status: 'Failure',
+          ...status,
+          message: `admission webhook "${webhook}.shaper-gen.io" denied the request: ${(status as { message: string }).message}`,
+        });
         expect(verdicts.get('Denied')!.clientStatus).toEqual(denied('validate-widget', { code: 403, reason: 'Forbidden', message: 'widget is protected' }));
         expect(verdicts.get('Denied with a custom code')!.clientStatus).toEqual(denied('validate-widget', { code: 418, message: 'no tea' }));
         expect(verdicts.get('Forbidden')!.clientStatus).toEqual(denied('validate-widget', { code: 403, reason: 'Forbidden', message: 'user mallory may not create widgets' }));
@@ -166,10 +171,12 @@ describe('answers to requests that never reach a handler, judged by the API mach
   });
 
   it('every refusal is an AdmissionReview the API machinery decodes strictly, denied with its code (HTTP 200 under the failurePolicy when the API server could have sent it)', () => {
-    const seen = Object.fromEntries(exchanges.map((e) => {
-      const verdict = verdicts.get(e.name)!;
-      return [e.name, { http: e.res.status, problems: verdict.problems, allowed: verdict.allowed, code: verdict.clientStatus?.code, apiVersion: verdict.apiVersion }];
-    }));
+    const seen = Object.fromEntries(
+      exchanges.map((e) => {
+        const verdict = verdicts.get(e.name)!;
+        return [e.name, { http: e.res.status, problems: verdict.problems, allowed: verdict.allowed, code: verdict.clientStatus?.code, apiVersion: verdict.apiVersion }];
+      }),
+    );
     const v1 = 'admission.k8s.io/v1';
     expect(seen).toEqual({
       'empty body': { http: 400, problems: [], allowed: false, code: 400, apiVersion: v1 },
@@ -220,7 +227,11 @@ describe('the oracle catches what a test with our own types missed', () => {
     for (const at of objectPaths) {
       const mutated = structuredClone(review);
       at.reduce((node: any, key) => node[key], mutated).unexpectedKey = 1;
-      const where = [...at, 'unexpectedKey'].map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('').replace(/^\./, '').replace(/\.\[/g, '[');
+      const where = [...at, 'unexpectedKey']
+        .map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`))
+        .join('')
+        .replace(/^\./, '')
+        .replace(/\.\[/g, '[');
       expect(verdictFor(mutated).problems, where).toContain(`strict: unknown field "${where}"`);
     }
   });
@@ -237,7 +248,11 @@ describe('the rendered chart, decoded strictly into the API types', () => {
   const chart = path.join(repo, 'charts/shaper-webhooks');
   const variants: Record<string, Record<string, unknown>> = {
     defaults: {},
-    'own CA bundle and URL': { 'certManager.enabled': false, 'webhook.caBundle': Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64'), 'webhook.url': 'https://webhooks.example.com:8443' },
+    'own CA bundle and URL': {
+      'certManager.enabled': false,
+      'webhook.caBundle': Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64'),
+      'webhook.url': 'https://webhooks.example.com:8443',
+    },
     'no namespace guard, NetworkPolicy and ServiceMonitor': { 'webhook.excludeSystemNamespaces': false, 'networkPolicy.enabled': true, 'serviceMonitor.enabled': true },
   };
   for (const [name, set] of Object.entries(variants)) {
@@ -261,11 +276,47 @@ describe('the rendered chart, decoded strictly into the API types', () => {
 
 describe('field error messages, against field.Error.ErrorBody', () => {
   const values: unknown[] = [
-    'plain', 'quote " and backslash \\', 'tab\tnewline\nbell\u0007', 'control \u0001\u001f\u007f', 'unicode é 日本 🎉', 'soft\u00adhyphen and nbsp\u00a0', '<html>&',
-    0, -0, 7, -12, 5000, 2 ** 53, 1e21, 0.1, 1.5, -2.25, 123456.5, 1234567.5, 0.0001, 0.00001, 1e-7, true, false, null,
-    [1, 'a', { b: 2 }], { z: 1, a: ['<', '>'], m: { y: null, x: 1 } }, [],
+    'plain',
+    'quote " and backslash \\',
+    'tab\tnewline\nbell\u0007',
+    'control \u0001\u001f\u007f',
+    'unicode é 日本 🎉',
+    'soft\u00adhyphen and nbsp\u00a0',
+    '<html>&',
+    0,
+    -0,
+    7,
+    -12,
+    5000,
+    2 ** 53,
+    1e21,
+    0.1,
+    1.5,
+    -2.25,
+    123456.5,
+    1234567.5,
+    0.0001,
+    0.00001,
+    1e-7,
+    true,
+    false,
+    null,
+    [1, 'a', { b: 2 }],
+    { z: 1, a: ['<', '>'], m: { y: null, x: 1 } },
+    [],
   ];
-  const types = ['FieldValueInvalid', 'FieldValueNotSupported', 'FieldValueNotFound', 'FieldValueDuplicate', 'FieldValueTooMany', 'FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'FieldValueTypeInvalid', 'InternalError'] as const;
+  const types = [
+    'FieldValueInvalid',
+    'FieldValueNotSupported',
+    'FieldValueNotFound',
+    'FieldValueDuplicate',
+    'FieldValueTooMany',
+    'FieldValueRequired',
+    'FieldValueForbidden',
+    'FieldValueTooLong',
+    'FieldValueTypeInvalid',
+    'InternalError',
+  ] as const;
 
   it('every value kind and every cause type prints as apimachinery prints it', async () => {
     const { Invalid } = await import('shaper-gen');

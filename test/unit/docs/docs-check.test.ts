@@ -32,12 +32,23 @@ describe('the generated reference pages', () => {
   }, 60_000);
 
   it('are committed as the code gives them (npm run docs)', () => {
-    expect(pages.map((page) => page.file)).toEqual(['docs/reference/decorator-options.md', 'docs/reference/cli.md', 'docs/reference/chart-values.md', 'docs/reference/server-config.md', 'docs/reference/metrics.md']);
+    expect(pages.map((page) => page.file)).toEqual([
+      'docs/reference/decorator-options.md',
+      'docs/reference/cli.md',
+      'docs/reference/chart-values.md',
+      'docs/reference/server-config.md',
+      'docs/reference/metrics.md',
+    ]);
     expect(differingPages(pages, REPO_ROOT)).toEqual([]);
   });
 
   it('are reported when missing or stale', () => {
-    const { root } = project('stale', { [pages[0]!.file]: `${pages[0]!.content}edited\n`, [pages[2]!.file]: pages[2]!.content, [pages[3]!.file]: pages[3]!.content, [pages[4]!.file]: pages[4]!.content });
+    const { root } = project('stale', {
+      [pages[0]!.file]: `${pages[0]!.content}edited\n`,
+      [pages[2]!.file]: pages[2]!.content,
+      [pages[3]!.file]: pages[3]!.content,
+      [pages[4]!.file]: pages[4]!.content,
+    });
     expect(differingPages(pages, root)).toEqual([
       { file: pages[0]!.file, state: 'stale' },
       { file: pages[1]!.file, state: 'missing' },
@@ -57,7 +68,13 @@ describe('the generated reference pages', () => {
 
 describe('the template reading behind "written to"', () => {
   it('follows indentation, {{#if}} and {{#each}} to the webhook field', () => {
-    const fields = webhookTemplateFields(path.join(REPO_ROOT, 'packages/generator/templates/webhook-configurations.yaml.hbs'), ['path', 'rules', 'failurePolicy', 'objectSelector', 'matchConditions']);
+    const fields = webhookTemplateFields(path.join(REPO_ROOT, 'packages/generator/templates/webhook-configurations.yaml.hbs'), [
+      'path',
+      'rules',
+      'failurePolicy',
+      'objectSelector',
+      'matchConditions',
+    ]);
     expect(Object.fromEntries(fields)).toEqual({
       path: ['webhooks[].clientConfig.url', 'webhooks[].clientConfig.service.path'],
       failurePolicy: ['webhooks[].failurePolicy'],

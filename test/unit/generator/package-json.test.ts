@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mergePackageJson } from '../../../packages/generator/src/init/package-json.js';
 
-type Manifest = { version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+interface Manifest {
+  version: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
 const runtime = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as Manifest;
 const generator = JSON.parse(readFileSync(new URL('../../../packages/generator/package.json', import.meta.url), 'utf8')) as Manifest;
 

@@ -201,11 +201,11 @@ export class Extra { validateCreate() {} }`,
       'src/two.ts:2:18: duplicate webhook path "/validate-x"',
       'src/two.ts:5:7: class Hidden with @Webhook must be a named export (export class …) so the server can register it',
       'src/two.ts:7:14: mutating webhook class Wrong must implement default(obj, ctx)',
-      "src/two.ts:8:1: @Webhook must be called with exactly one options object: @Webhook({ path, mutating, rules })",
+      'src/two.ts:8:1: @Webhook must be called with exactly one options object: @Webhook({ path, mutating, rules })',
     ]);
   });
 
-  it("reports what the API server would refuse at the decorator: path segments, default names too long or colliding", async () => {
+  it('reports what the API server would refuse at the decorator: path segments, default names too long or colliding', async () => {
     const long = 'a'.repeat(240);
     expect(
       await problems({
@@ -306,7 +306,7 @@ export class Cel { validateCreate() {} }`,
     expect(webhooks.get('Cel')!.matchConditions).toHaveLength(expressions.length);
   });
 
-  it('reports matchConditions problems alongside the other options\' problems', async () => {
+  it("reports matchConditions problems alongside the other options' problems", async () => {
     expect(
       await problems({
         'src/both.ts': `import { Webhook } from 'shaper-gen';
@@ -314,10 +314,7 @@ export class Cel { validateCreate() {} }`,
   matchConditions: [{ name: 'c', expression: 'object.metadata.name' }] })
 export class Both { validateCreate() {} }`,
       }),
-    ).toEqual([
-      'src/both.ts:2:178: timeoutSeconds must be a whole number from 1 to 30, got number 0',
-      'src/both.ts:3:47: matchConditions[0].expression must evaluate to bool but got dyn',
-    ]);
+    ).toEqual(['src/both.ts:2:178: timeoutSeconds must be a whole number from 1 to 30, got number 0', 'src/both.ts:3:47: matchConditions[0].expression must evaluate to bool but got dyn']);
   });
 
   it('writes nothing when any problem exists', async () => {

@@ -114,18 +114,30 @@ export class Z {}`,
   it.each([
     ['a computed enum member', { 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\nenum T { A = 1 << 2 }\n${hook('Webhook', ', timeoutSeconds: T.A')}` }],
     ['a merged enum', { 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\nenum T { A = 1 }\nenum T { B = 2 }\n${hook('Webhook', ', timeoutSeconds: T.B')}` }],
-    ['an ambient enum', { 'src/e.d.ts': 'export declare enum T { A = 4 }', 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\nimport { T } from './e.js';\n${hook('Webhook', ', timeoutSeconds: T.A')}` }],
-    ['a name exported through two export *', {
-      'src/a.ts': 'export const N = 5;',
-      'src/b.ts': "export { N } from './a.js';",
-      'src/all.ts': "export * from './a.js';\nexport * from './b.js';",
-      'src/hooks.ts': `import { Webhook } from 'shaper-gen';\nimport { N } from './all.js';\n${hook('Webhook', ', timeoutSeconds: N')}`,
-    }],
-    ['a module augmentation', {
-      'src/aug.ts': "export {};\ndeclare module './hooks.js' { interface Extra { x: 1 } }",
-      'src/hooks.ts': `import { Webhook } from 'shaper-gen';\n${hook('Webhook', '')}`,
-    }],
-    ['a decorator declared nowhere in its module (a global, if anything)', { 'src/script.ts': `@Webhook({ path: '/validate-x' })\nclass S {}`, 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\n${hook('Webhook', '')}` }],
+    [
+      'an ambient enum',
+      { 'src/e.d.ts': 'export declare enum T { A = 4 }', 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\nimport { T } from './e.js';\n${hook('Webhook', ', timeoutSeconds: T.A')}` },
+    ],
+    [
+      'a name exported through two export *',
+      {
+        'src/a.ts': 'export const N = 5;',
+        'src/b.ts': "export { N } from './a.js';",
+        'src/all.ts': "export * from './a.js';\nexport * from './b.js';",
+        'src/hooks.ts': `import { Webhook } from 'shaper-gen';\nimport { N } from './all.js';\n${hook('Webhook', ', timeoutSeconds: N')}`,
+      },
+    ],
+    [
+      'a module augmentation',
+      {
+        'src/aug.ts': "export {};\ndeclare module './hooks.js' { interface Extra { x: 1 } }",
+        'src/hooks.ts': `import { Webhook } from 'shaper-gen';\n${hook('Webhook', '')}`,
+      },
+    ],
+    [
+      'a decorator declared nowhere in its module (a global, if anything)',
+      { 'src/script.ts': `@Webhook({ path: '/validate-x' })\nclass S {}`, 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\n${hook('Webhook', '')}` },
+    ],
     ['a decorator that is not a name', { 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\nconst all = { Webhook };\n${hook('all.Webhook', '')}` }],
     ['an import = require', { 'src/hooks.ts': `import { Webhook } from 'shaper-gen';\nimport fs = require('node:fs');\n@Webhook(fs as never)\nexport class X { validateCreate() {} }` }],
   ])('leaves %s to the checker, with the same result', async (_case, files) => {

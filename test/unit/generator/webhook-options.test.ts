@@ -51,7 +51,7 @@ describe('defaults', () => {
     expect(defaultWebhookName('/mutate-a/b.c')).toBe('mutate-a-b-c.shaper-gen.io');
   });
 
-  it('takes the domain from the first rule group that is one (the user\'s own), else shaper-gen.io', () => {
+  it("takes the domain from the first rule group that is one (the user's own), else shaper-gen.io", () => {
     expect(defaultWebhookName('/validate-profile', [{ groups: [''] }, { groups: ['apps', 'shaper.io', 'example.com'] }])).toBe('validate-profile.shaper.io');
     expect(defaultWebhookName('/validate-pod', [{ groups: ['', 'apps', '*'] }])).toBe('validate-pod.shaper-gen.io');
     expect(resolved(validating).name).toBe('validate-profile.shaper.io');
@@ -84,8 +84,8 @@ describe('validation errors', () => {
   it.each<[string, unknown, string[]]>([
     ['non-object options', 'x', [': @Webhook expects an options object']],
     ['missing required options', {}, ['path: option "path" is required', 'mutating: option "mutating" is required', 'rules: option "rules" is required']],
-    ['unknown option', { ...validating, verbs: ['create'] }, [expect.stringMatching(/^verbs: unknown option "verbs"; known options: path, mutating, name/) as unknown as string]],
-    ['mistyped option', { ...validating, timeoutSecond: 5 }, [expect.stringMatching(/^timeoutSecond: unknown option "timeoutSecond"; did you mean "timeoutSeconds"\? known options: path, /) as unknown as string]],
+    ['unknown option', { ...validating, verbs: ['create'] }, [expect.stringMatching(/^verbs: unknown option "verbs"; known options: path, mutating, name/)]],
+    ['mistyped option', { ...validating, timeoutSecond: 5 }, [expect.stringMatching(/^timeoutSecond: unknown option "timeoutSecond"; did you mean "timeoutSeconds"\? known options: path, /)]],
     ['path prefix vs mutating', { ...validating, mutating: true }, ['path: a mutating webhook\'s path must start with "/mutate-", got "/validate-profile"']],
     ['path prefix vs validating', { ...validating, path: '/mutate-x' }, ['path: a validating webhook\'s path must start with "/validate-", got "/mutate-x"']],
     ['path charset', { ...validating, path: '/validate-Profile!' }, [rfc1123('/validate-Profile!', 0, 'validate-Profile!')]],
@@ -94,7 +94,11 @@ describe('validation errors', () => {
     ['path segment starting with "-"', { ...validating, path: '/validate-c/-d' }, [rfc1123('/validate-c/-d', 1, '-d')]],
     ['path segment ending with "."', { ...validating, path: '/validate-c/d.' }, [rfc1123('/validate-c/d.', 1, 'd.')]],
     ['path ending with "/"', { ...validating, path: '/validate-c/' }, ['path: path "/validate-c/" must not end with "/"']],
-    ['path segment over 253 characters', { ...validating, path: `/validate-${'a'.repeat(250)}` }, [`path: path "/validate-${'a'.repeat(250)}": segment[0] is 259 characters; the API server allows at most 253 per segment`]],
+    [
+      'path segment over 253 characters',
+      { ...validating, path: `/validate-${'a'.repeat(250)}` },
+      [`path: path "/validate-${'a'.repeat(250)}": segment[0] is 259 characters; the API server allows at most 253 per segment`],
+    ],
     [
       'default name over 253 characters',
       { ...validating, path: `/validate-${'a'.repeat(240)}` },
@@ -102,46 +106,100 @@ describe('validation errors', () => {
     ],
     ['resources under "x/*"', { ...validating, rules: [{ ...rule, resources: ['pods/*', 'pods/log'] }] }, ['rules[0].resources[1]: "pods/log" is already covered by "pods/*"']],
     ['resources under "*/x"', { ...validating, rules: [{ ...rule, resources: ['*/status', 'pods/status'] }] }, ['rules[0].resources[1]: "pods/status" is already covered by "*/status"']],
-    ['path without prefix', { ...validating, path: '/profile' }, [expect.stringContaining('path: path "/profile" must be') as unknown as string]],
+    ['path without prefix', { ...validating, path: '/profile' }, [expect.stringContaining('path: path "/profile" must be')]],
     ['mutating not boolean', { ...validating, mutating: 'yes' }, ['mutating: mutating must be true or false, got "yes"']],
-    ['name with two segments', { ...validating, name: 'profile.io' }, [expect.stringContaining('name: name "profile.io" must be a lower-case DNS subdomain with at least three segments') as unknown as string]],
-    ['name upper case', { ...validating, name: 'Profile.shaper.io' }, [expect.stringContaining('name: name "Profile.shaper.io"') as unknown as string]],
+    ['name with two segments', { ...validating, name: 'profile.io' }, [expect.stringContaining('name: name "profile.io" must be a lower-case DNS subdomain with at least three segments')]],
+    ['name upper case', { ...validating, name: 'Profile.shaper.io' }, [expect.stringContaining('name: name "Profile.shaper.io"')]],
     ['configuration not a DNS label', { ...validating, configuration: 'a.b' }, ['configuration: configuration "a.b" must be a lower-case DNS label of at most 40 characters']],
     ['empty rules', { ...validating, rules: [] }, ['rules: rules must list at least one rule']],
     ['rules not an array', { ...validating, rules: rule }, ['rules: rules must be an array, got an object']],
     ['rule missing resources', { ...validating, rules: [{ ...rule, resources: undefined }] }, ['rules[0].resources: rule option "resources" is required']],
     ['rule unknown key', { ...validating, rules: [{ ...rule, verbs: [] }] }, ['rules[0].verbs: unknown key "verbs" in rules[0]; expected groups, versions, resources, operations, scope']],
     ['empty operations', { ...validating, rules: [{ ...rule, operations: [] }] }, ['rules[0].operations: operations must not be empty']],
-    ['bad operation', { ...validating, rules: [{ ...rule, operations: ['CREATE', 'PATCH'] }] }, ['rules[0].operations[1]: operations[1] must be one of "CREATE", "UPDATE", "DELETE", "CONNECT", "*", got "PATCH"']],
+    [
+      'bad operation',
+      { ...validating, rules: [{ ...rule, operations: ['CREATE', 'PATCH'] }] },
+      ['rules[0].operations[1]: operations[1] must be one of "CREATE", "UPDATE", "DELETE", "CONNECT", "*", got "PATCH"'],
+    ],
     ['star with others', { ...validating, rules: [{ ...rule, operations: ['*', 'CREATE'] }] }, ['rules[0].operations: "*" in operations must be the only entry']],
     ['duplicate operation', { ...validating, rules: [{ ...rule, operations: ['CREATE', 'CREATE'] }] }, ['rules[0].operations[1]: duplicate entry "CREATE"']],
     ['bad group', { ...validating, rules: [{ ...rule, groups: ['Shaper.IO'] }] }, ['rules[0].groups[0]: API group "Shaper.IO" must be "", "*" or a DNS subdomain']],
     ['bad version', { ...validating, rules: [{ ...rule, versions: ['v1/beta'] }] }, ['rules[0].versions[0]: API version "v1/beta" must be "*" or like "v1", "v1alpha1"']],
-    ['bad resource', { ...validating, rules: [{ ...rule, resources: ['profiles/status/x'] }] }, ['rules[0].resources[0]: resource "profiles/status/x" must be "<resource>" or "<resource>/<subresource>" (lower-case, "*" allowed)']],
+    [
+      'bad resource',
+      { ...validating, rules: [{ ...rule, resources: ['profiles/status/x'] }] },
+      ['rules[0].resources[0]: resource "profiles/status/x" must be "<resource>" or "<resource>/<subresource>" (lower-case, "*" allowed)'],
+    ],
     ['*/* with others', { ...validating, rules: [{ ...rule, resources: ['*/*', 'pods'] }] }, ['rules[0].resources: resources containing "*/*" must not list other resources']],
-    ['* with plain resources', { ...validating, rules: [{ ...rule, resources: ['*', 'pods'] }] }, ['rules[0].resources: resources containing "*" must not list other resources without a subresource']],
+    [
+      '* with plain resources',
+      { ...validating, rules: [{ ...rule, resources: ['*', 'pods'] }] },
+      ['rules[0].resources: resources containing "*" must not list other resources without a subresource'],
+    ],
     ['bad scope', { ...validating, rules: [{ ...rule, scope: 'Global' }] }, ['rules[0].scope: scope must be one of "Cluster", "Namespaced", "*", got "Global"']],
     ['failurePolicy', { ...validating, failurePolicy: 'fail' }, ['failurePolicy: failurePolicy must be one of "Fail", "Ignore", got "fail"']],
-    ['sideEffects Some', { ...validating, sideEffects: 'Some' }, ['sideEffects: sideEffects "Some" is not allowed by admissionregistration.k8s.io/v1; use None, or NoneOnDryRun and honour request.dryRun']],
-    ['sideEffects Unknown', { ...validating, sideEffects: 'Unknown' }, [expect.stringContaining('sideEffects "Unknown" is not allowed') as unknown as string]],
+    [
+      'sideEffects Some',
+      { ...validating, sideEffects: 'Some' },
+      ['sideEffects: sideEffects "Some" is not allowed by admissionregistration.k8s.io/v1; use None, or NoneOnDryRun and honour request.dryRun'],
+    ],
+    ['sideEffects Unknown', { ...validating, sideEffects: 'Unknown' }, [expect.stringContaining('sideEffects "Unknown" is not allowed')]],
     ['sideEffects other', { ...validating, sideEffects: 'Maybe' }, ['sideEffects: sideEffects must be one of "None", "NoneOnDryRun", got "Maybe"']],
     ['timeout too low', { ...validating, timeoutSeconds: 0 }, ['timeoutSeconds: timeoutSeconds must be a whole number from 1 to 30, got number 0']],
     ['timeout too high', { ...validating, timeoutSeconds: 31 }, ['timeoutSeconds: timeoutSeconds must be a whole number from 1 to 30, got number 31']],
     ['timeout fraction', { ...validating, timeoutSeconds: 2.5 }, ['timeoutSeconds: timeoutSeconds must be a whole number from 1 to 30, got number 2.5']],
     ['matchPolicy', { ...validating, matchPolicy: 'Fuzzy' }, ['matchPolicy: matchPolicy must be one of "Exact", "Equivalent", got "Fuzzy"']],
     ['reinvocation on validating', { ...validating, reinvocationPolicy: 'IfNeeded' }, ['reinvocationPolicy: reinvocationPolicy applies to mutating webhooks only']],
-    ['reinvocation value', { ...validating, path: '/mutate-p', mutating: true, reinvocationPolicy: 'Always' }, ['reinvocationPolicy: reinvocationPolicy must be one of "Never", "IfNeeded", got "Always"']],
+    [
+      'reinvocation value',
+      { ...validating, path: '/mutate-p', mutating: true, reinvocationPolicy: 'Always' },
+      ['reinvocationPolicy: reinvocationPolicy must be one of "Never", "IfNeeded", got "Always"'],
+    ],
     ['review versions empty', { ...validating, admissionReviewVersions: [] }, ['admissionReviewVersions: admissionReviewVersions must list at least one version']],
     ['review version unknown', { ...validating, admissionReviewVersions: ['v2'] }, ['admissionReviewVersions[0]: admissionReviewVersions[0] must be one of "v1", "v1beta1", got "v2"']],
-    ['selector operator', { ...validating, namespaceSelector: { matchExpressions: [{ key: 'a', operator: 'Has' }] } }, ['namespaceSelector.matchExpressions[0].operator: operator must be one of "In", "NotIn", "Exists", "DoesNotExist", got "Has"']],
-    ['In without values', { ...validating, objectSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] } }, ['objectSelector.matchExpressions[0].values: operator In needs a non-empty values list']],
-    ['Exists with values', { ...validating, objectSelector: { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] } }, ['objectSelector.matchExpressions[0].values: operator Exists must not have values']],
+    [
+      'selector operator',
+      { ...validating, namespaceSelector: { matchExpressions: [{ key: 'a', operator: 'Has' }] } },
+      ['namespaceSelector.matchExpressions[0].operator: operator must be one of "In", "NotIn", "Exists", "DoesNotExist", got "Has"'],
+    ],
+    [
+      'In without values',
+      { ...validating, objectSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] } },
+      ['objectSelector.matchExpressions[0].values: operator In needs a non-empty values list'],
+    ],
+    [
+      'Exists with values',
+      { ...validating, objectSelector: { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] } },
+      ['objectSelector.matchExpressions[0].values: operator Exists must not have values'],
+    ],
     ['bad label key', { ...validating, objectSelector: { matchLabels: { 'a b': 'x' } } }, ['objectSelector.matchLabels.a b: label key "a b" is not a valid qualified name']],
-    ['bad label value', { ...validating, objectSelector: { matchLabels: { a: 'x y' } } }, ['objectSelector.matchLabels.a: label value "x y" is not valid (at most 63 letters, digits, "-", "_", ".")']],
+    [
+      'bad label value',
+      { ...validating, objectSelector: { matchLabels: { a: 'x y' } } },
+      ['objectSelector.matchLabels.a: label value "x y" is not valid (at most 63 letters, digits, "-", "_", ".")'],
+    ],
     ['selector unknown key', { ...validating, objectSelector: { labels: {} } }, ['objectSelector.labels: unknown key "labels" in objectSelector; expected matchLabels, matchExpressions']],
-    ['too many matchConditions', { ...validating, matchConditions: Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })) }, ['matchConditions: at most 64 matchConditions are allowed, got 65']],
-    ['duplicate matchCondition', { ...validating, matchConditions: [{ name: 'a', expression: 'true' }, { name: 'a', expression: 'false' }] }, ['matchConditions[1].name: duplicate matchCondition name "a"']],
-    ['matchCondition name format', { ...validating, matchConditions: [{ name: 'not ok', expression: 'true' }] }, [expect.stringContaining('matchConditions[0].name: matchCondition name "not ok" must be a qualified name') as unknown as string]],
+    [
+      'too many matchConditions',
+      { ...validating, matchConditions: Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })) },
+      ['matchConditions: at most 64 matchConditions are allowed, got 65'],
+    ],
+    [
+      'duplicate matchCondition',
+      {
+        ...validating,
+        matchConditions: [
+          { name: 'a', expression: 'true' },
+          { name: 'a', expression: 'false' },
+        ],
+      },
+      ['matchConditions[1].name: duplicate matchCondition name "a"'],
+    ],
+    [
+      'matchCondition name format',
+      { ...validating, matchConditions: [{ name: 'not ok', expression: 'true' }] },
+      [expect.stringContaining('matchConditions[0].name: matchCondition name "not ok" must be a qualified name')],
+    ],
     ['empty expression', { ...validating, matchConditions: [{ name: 'a', expression: ' ' }] }, ['matchConditions[0].expression: matchCondition expression must not be empty']],
   ])('%s', (_title, options, expected) => {
     expect(problemsOf(options)).toEqual(expected);
@@ -155,15 +213,11 @@ describe('validation errors', () => {
 describe('checkWebhookSet', () => {
   const a = resolved(validating);
   it('rejects duplicate paths', () => {
-    expect(checkWebhookSet([a, { ...a, name: 'other.shaper.io' }])).toEqual([
-      { index: 1, problem: { path: ['path'], message: 'duplicate webhook path "/validate-profile"' } },
-    ]);
+    expect(checkWebhookSet([a, { ...a, name: 'other.shaper.io' }])).toEqual([{ index: 1, problem: { path: ['path'], message: 'duplicate webhook path "/validate-profile"' } }]);
   });
   it('rejects duplicate names within a configuration, not across configurations', () => {
     const b = { ...a, path: '/validate-other' };
-    expect(checkWebhookSet([a, b])).toEqual([
-      { index: 1, problem: { path: ['name'], message: 'duplicate webhook name "validate-profile.shaper.io" in the default configuration' } },
-    ]);
+    expect(checkWebhookSet([a, b])).toEqual([{ index: 1, problem: { path: ['name'], message: 'duplicate webhook name "validate-profile.shaper.io" in the default configuration' } }]);
     expect(checkWebhookSet([a, { ...b, configuration: 'second' }])).toEqual([]);
   });
   it('says so when two paths give the same default name, at the path', () => {
@@ -171,8 +225,20 @@ describe('checkWebhookSet', () => {
     const slashed = resolved({ ...validating, path: '/validate-a/b' });
     const dashed = resolved({ ...validating, path: '/validate-a-b' });
     expect(checkWebhookSet([dotted, slashed, dashed])).toEqual([
-      { index: 1, problem: { path: ['path'], message: 'paths "/validate-a.b" and "/validate-a/b" give the same default webhook name "validate-a-b.shaper.io" in the default configuration: set `name` on one of them' } },
-      { index: 2, problem: { path: ['path'], message: 'paths "/validate-a.b" and "/validate-a-b" give the same default webhook name "validate-a-b.shaper.io" in the default configuration: set `name` on one of them' } },
+      {
+        index: 1,
+        problem: {
+          path: ['path'],
+          message: 'paths "/validate-a.b" and "/validate-a/b" give the same default webhook name "validate-a-b.shaper.io" in the default configuration: set `name` on one of them',
+        },
+      },
+      {
+        index: 2,
+        problem: {
+          path: ['path'],
+          message: 'paths "/validate-a.b" and "/validate-a-b" give the same default webhook name "validate-a-b.shaper.io" in the default configuration: set `name` on one of them',
+        },
+      },
     ]);
   });
 });

@@ -5,7 +5,7 @@ import { resourceKey, resourcePath } from '../../../runtime/cache/cached-resourc
 import { mergeRbacRules, rbacRulesOf } from '../../../runtime/rbac-options.js';
 import { resolveWebhookOptions } from '../../../runtime/options/resolve.js';
 
-const base = { path: '/validate-x', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }] };
+const base = { path: '/validate-x', mutating: false, rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE' as const] }] };
 const PROFILES = { group: 'shaper.io', version: 'v1alpha1', resource: 'profiles' };
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
 

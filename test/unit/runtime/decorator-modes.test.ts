@@ -23,6 +23,7 @@ function compileAndRun(source: string, mode: Mode): Record<string, unknown> {
     if (specifier !== 'shaper-gen') throw new Error(`unexpected import ${specifier}`);
     return shaper;
   };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the module TypeScript just compiled, as CommonJS
   new Function('require', 'exports', outputText)(require, exports);
   return exports;
 }

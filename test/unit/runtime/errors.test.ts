@@ -33,9 +33,22 @@ describe('denials', () => {
   });
 
   it.each([
-    [400, 'BadRequest'], [401, 'Unauthorized'], [403, 'Forbidden'], [404, 'NotFound'], [405, 'MethodNotAllowed'], [409, 'Conflict'], [410, 'Expired'],
-    [413, 'RequestEntityTooLarge'], [415, 'UnsupportedMediaType'], [422, 'Invalid'], [429, 'TooManyRequests'], [500, 'InternalError'], [503, 'ServiceUnavailable'], [504, 'Timeout'],
-    [418, undefined], [200, undefined],
+    [400, 'BadRequest'],
+    [401, 'Unauthorized'],
+    [403, 'Forbidden'],
+    [404, 'NotFound'],
+    [405, 'MethodNotAllowed'],
+    [409, 'Conflict'],
+    [410, 'Expired'],
+    [413, 'RequestEntityTooLarge'],
+    [415, 'UnsupportedMediaType'],
+    [422, 'Invalid'],
+    [429, 'TooManyRequests'],
+    [500, 'InternalError'],
+    [503, 'ServiceUnavailable'],
+    [504, 'Timeout'],
+    [418, undefined],
+    [200, undefined],
   ])('reasonFor(%i) = %s', (code, reason) => {
     expect(reasonFor(code)).toBe(reason);
   });
@@ -48,9 +61,19 @@ describe('field errors', () => {
     ['invalid string', field.invalid('spec.a', 'x"y', 'bad'), { field: 'spec.a', type: 'FieldValueInvalid', value: 'x"y', message: 'bad' }, 'spec.a: Invalid value: "x\\"y": bad'],
     ['invalid number', field.invalid('spec.a', 1.5e-7, 'bad'), { field: 'spec.a', type: 'FieldValueInvalid', value: 1.5e-7, message: 'bad' }, 'spec.a: Invalid value: 1.5e-07: bad'],
     ['invalid boolean', field.invalid('spec.a', false, 'bad'), { field: 'spec.a', type: 'FieldValueInvalid', value: false, message: 'bad' }, 'spec.a: Invalid value: false: bad'],
-    ['invalid object', field.invalid('spec.a', { b: 1, a: '<' }, 'bad'), { field: 'spec.a', type: 'FieldValueInvalid', value: { b: 1, a: '<' }, message: 'bad' }, 'spec.a: Invalid value: {"a":"\\u003c","b":1}: bad'],
+    [
+      'invalid object',
+      field.invalid('spec.a', { b: 1, a: '<' }, 'bad'),
+      { field: 'spec.a', type: 'FieldValueInvalid', value: { b: 1, a: '<' }, message: 'bad' },
+      'spec.a: Invalid value: {"a":"\\u003c","b":1}: bad',
+    ],
     ['forbidden', field.forbidden('spec.a', 'no'), { field: 'spec.a', type: 'FieldValueForbidden', message: 'no' }, 'spec.a: Forbidden: no'],
-    ['notSupported', field.notSupported('spec.a', 'x', ['a', 'b']), { field: 'spec.a', type: 'FieldValueNotSupported', value: 'x', message: 'supported values: "a", "b"' }, 'spec.a: Unsupported value: "x": supported values: "a", "b"'],
+    [
+      'notSupported',
+      field.notSupported('spec.a', 'x', ['a', 'b']),
+      { field: 'spec.a', type: 'FieldValueNotSupported', value: 'x', message: 'supported values: "a", "b"' },
+      'spec.a: Unsupported value: "x": supported values: "a", "b"',
+    ],
     ['notSupported, none listed', field.notSupported('spec.a', 'x', []), { field: 'spec.a', type: 'FieldValueNotSupported', value: 'x', message: '' }, 'spec.a: Unsupported value: "x"'],
     ['notFound', field.notFound('spec.a', 'x'), { field: 'spec.a', type: 'FieldValueNotFound', value: 'x', message: '' }, 'spec.a: Not found: "x"'],
     ['duplicate', field.duplicate('spec.a', 2), { field: 'spec.a', type: 'FieldValueDuplicate', value: 2, message: '' }, 'spec.a: Duplicate value: 2'],

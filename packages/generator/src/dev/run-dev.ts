@@ -21,9 +21,15 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<numb
   let pending = false;
 
   const cycle = async () => {
-    if ((await runManifests({ config: flags.config }, cwd)) !== 0) return say('fix the problems above; waiting for a change');
+    if ((await runManifests({ config: flags.config }, cwd)) !== 0) {
+      say('fix the problems above; waiting for a change');
+      return;
+    }
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd, stdio: 'inherit' });
-    if (build.status !== 0) return say('the build failed; waiting for a change');
+    if (build.status !== 0) {
+      say('the build failed; waiting for a change');
+      return;
+    }
     await stop(server);
     const args = [CLI_PATH, 'serve', '--dev', '--handlers', handlers, '--health-port', '0', '--metrics-port', '0', ...(flags.port !== undefined ? ['--port', String(flags.port)] : [])];
     server = spawn(process.execPath, args, { cwd, stdio: 'inherit' });
@@ -59,7 +65,7 @@ function say(message: string): void {
 }
 
 function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (child?.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');

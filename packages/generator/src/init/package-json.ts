@@ -58,8 +58,7 @@ export function mergePackageJson(existing: Json | undefined, name: string, force
     added.push('type');
   } else if (json.type !== 'module') kept.push('type (the scaffold is ESM: set "type": "module")');
   for (const [script, command] of Object.entries(SCRIPTS)) set('scripts', script, command);
-  const hasDependency = (dependency: string) =>
-    ['dependencies', 'devDependencies'].some((section) => (json[section] as Record<string, string> | undefined)?.[dependency] !== undefined);
+  const hasDependency = (dependency: string) => ['dependencies', 'devDependencies'].some((section) => (json[section] as Record<string, string> | undefined)?.[dependency] !== undefined);
   const addDependency = (section: string, dependency: string, range: string | undefined) => {
     if (range === undefined) throw new Error(`shaper-gen's package.json has no version for ${dependency}`);
     if (!hasDependency(dependency) || force) set(section, dependency, range);

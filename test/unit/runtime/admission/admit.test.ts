@@ -67,12 +67,19 @@ class Defaulter {
   }
 }
 
-const kube: KubeClient = { get config(): never { throw new Error('no kube'); }, api(): never { throw new Error('no kube'); } };
+const kube: KubeClient = {
+  get config(): never {
+    throw new Error('no kube');
+  },
+  api(): never {
+    throw new Error('no kube');
+  },
+};
 async function run(cls: new () => object, input: RequestInput, deadline: { deadlineMs?: number; waitedMs?: number } = {}) {
   const webhook = webhookOf(cls)!;
   const request = admissionRequest(input, webhook);
   calls.length = 0;
-  const result = await admit(webhook, new cls() as never, request, { log: pino({ level: 'silent' }), kube, objects: new MemoryObjects({}), ...deadline });
+  const result = await admit(webhook, new cls(), request, { log: pino({ level: 'silent' }), kube, objects: new MemoryObjects({}), ...deadline });
   return { uid: request.uid, result };
 }
 const status = (code: number, reason: string | undefined, message: string) => ({ metadata: {}, status: 'Failure', code, ...(reason ? { reason } : {}), message });
@@ -123,7 +130,10 @@ describe('admit: validators', () => {
     ['null', 'null'],
   ])('a handler that throws (%s) is a 500 naming the webhook', async (mode, detail) => {
     const { uid, result } = await run(Validator, { object: widget({ mode }) });
-    expect(result).toEqual({ outcome: 'error', response: { uid, allowed: false, status: status(500, 'InternalError', `internal error in webhook validate-widget.example.io (/validate-widget): ${detail}`) } });
+    expect(result).toEqual({
+      outcome: 'error',
+      response: { uid, allowed: false, status: status(500, 'InternalError', `internal error in webhook validate-widget.example.io (/validate-widget): ${detail}`) },
+    });
   });
 
   it('calls the method of the operation with its objects; an operation with no method is allowed', async () => {
@@ -143,7 +153,10 @@ describe('admit: validators', () => {
 describe('admit: the deadline', () => {
   it('under Fail: 504 naming the webhook and the deadline', async () => {
     const { uid, result } = await run(Validator, { object: widget({ mode: 'slow' }) }, { deadlineMs: 20 });
-    expect(result).toEqual({ outcome: 'timeout', response: { uid, allowed: false, status: status(504, 'Timeout', 'webhook validate-widget.example.io (/validate-widget) did not answer within 20 ms') } });
+    expect(result).toEqual({
+      outcome: 'timeout',
+      response: { uid, allowed: false, status: status(504, 'Timeout', 'webhook validate-widget.example.io (/validate-widget) did not answer within 20 ms') },
+    });
   });
 
   it('under Ignore: allowed, with the warnings so far and the reason', async () => {
@@ -166,7 +179,10 @@ describe('admit: defaulters', () => {
     const patch = [{ op: 'add', path: '/spec/size', value: 1 }];
     expect(result).toEqual({ outcome: 'allowed', response: { uid, allowed: true, patch: encodePatch(patch as never), patchType: 'JSONPatch' }, patch });
     const replaced = await run(Defaulter, { object: widget({ mode: 'replace' }) });
-    expect(replaced.result.patch).toEqual([{ op: 'remove', path: '/spec/mode' }, { op: 'add', path: '/spec/size', value: 5 }]);
+    expect(replaced.result.patch).toEqual([
+      { op: 'remove', path: '/spec/mode' },
+      { op: 'add', path: '/spec/size', value: 5 },
+    ]);
   });
 
   it('no change, no patch', async () => {
@@ -184,11 +200,18 @@ describe('admit: defaulters', () => {
 
   it('a write without an object is a 400; default() returning a non-object is a 500', async () => {
     const missing = await run(Defaulter, { operation: 'CREATE' });
-    expect(missing.result).toEqual({ outcome: 'denied', response: { uid: missing.uid, allowed: false, status: status(400, 'BadRequest', 'CREATE request for webhook /mutate-widget carries no object') } });
+    expect(missing.result).toEqual({
+      outcome: 'denied',
+      response: { uid: missing.uid, allowed: false, status: status(400, 'BadRequest', 'CREATE request for webhook /mutate-widget carries no object') },
+    });
     const wrong = await run(Defaulter, { object: widget({ mode: 'number' }) });
     expect(wrong.result).toEqual({
       outcome: 'error',
-      response: { uid: wrong.uid, allowed: false, status: status(500, 'InternalError', 'internal error in webhook mutate-widget.example.io (/mutate-widget): default() returned number; return nothing or the object') },
+      response: {
+        uid: wrong.uid,
+        allowed: false,
+        status: status(500, 'InternalError', 'internal error in webhook mutate-widget.example.io (/mutate-widget): default() returned number; return nothing or the object'),
+      },
     });
   });
 });
@@ -208,7 +231,7 @@ describe('admit: ctx.log', () => {
     const log = pino({ level: 'info', base: undefined, timestamp: false }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
     const webhook = webhookOf(Logging)!;
     const request = admissionRequest({ object: widget(), namespace: 'a', name: 'w1' }, webhook);
-    await admit(webhook, new Logging() as never, request, { log, kube, objects: new MemoryObjects({}) });
+    await admit(webhook, new Logging(), request, { log, kube, objects: new MemoryObjects({}) });
     const bindings = { webhook: '/validate-logged', uid: request.uid, operation: 'CREATE', resource: 'widgets', namespace: 'a', name: 'w1' };
     expect(lines).toEqual([
       { level: 30, ...bindings, step: 2, msg: 'checked' },

@@ -13,16 +13,19 @@ import { seededRandom } from '../../../support/seeded-random.js';
 const base = () => ({
   apiVersion: 'shaper.io/v1alpha1',
   kind: 'Profile',
-  metadata: { name: 'p', labels: { 'shaper.io/tier': 'gold', 'a~b': '1' }, annotations: { 'x/y~z': 'v' } },
+  metadata: { name: 'p', labels: { 'shaper.io/tier': 'gold', 'a~b': '1' } as Record<string, string>, annotations: { 'x/y~z': 'v' } },
   spec: { tier: 'gold', items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], empty: {}, n: 0, flag: false, nothing: null as null | string },
 });
 
 const cases: [string, (o: ReturnType<typeof base>) => unknown][] = [
-  ['keys with / and ~ (label and annotation keys)', (o) => {
-    o.metadata.labels['shaper.io/priority'] = '5';
-    delete (o.metadata.labels as Record<string, string>)['a~b'];
-    o.metadata.annotations['x/y~z'] = 'w';
-  }],
+  [
+    'keys with / and ~ (label and annotation keys)',
+    (o) => {
+      o.metadata.labels['shaper.io/priority'] = '5';
+      delete o.metadata.labels['a~b'];
+      o.metadata.annotations['x/y~z'] = 'w';
+    },
+  ],
   ['array shrinks from the middle', (o) => void o.spec.items.splice(1, 1)],
   ['array grows and reorders', (o) => void (o.spec.items = [{ name: 'z' }, ...o.spec.items, { name: 'd' }])],
   ['array emptied', (o) => void (o.spec.items = [])],

@@ -52,7 +52,19 @@ describe('ctx.log', () => {
       { ...process, ...request, step: 1, msg: 'plain' },
       { ...process, ...request, name: 'sidecar', msg: 'a container' },
       { ...process, ...request, component_: 'parser', level_: 'high', time_: 3, msg: 'fields named as the process writes them' },
-      { ...process, level: 'warn', webhook: '/validate-widget', operation: 'CREATE', resource: 'widgets', namespace: 'team-a', uid: 'part-1', part: 'inner', name: 'inner', msg_: 'a field', msg: 'from a child' },
+      {
+        ...process,
+        level: 'warn',
+        webhook: '/validate-widget',
+        operation: 'CREATE',
+        resource: 'widgets',
+        namespace: 'team-a',
+        uid: 'part-1',
+        part: 'inner',
+        name: 'inner',
+        msg_: 'a field',
+        msg: 'from a child',
+      },
       { ...process, ...request, level: 'debug', part: 'verbose', msg: 'on once the request log is at debug' },
     ]);
     for (const [index, line] of text.entries()) expect(keysInText(line), line).toEqual(Object.keys(lines[index]!));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { limitResponse } from '../../../../runtime/admission/response-limits.js';
 
-const status = (message: string, causes?: { type: string; message: string; field: string }[]) => ({
+const status = (message: string, causes?: { reason: string; message: string; field: string }[]) => ({
   metadata: {},
   status: 'Failure' as const,
   code: 422,
@@ -34,7 +34,10 @@ describe('limitResponse', () => {
     expect(limitResponse({ uid: 'u', allowed: false, status: status('m', causes) })).toEqual({
       uid: 'u',
       allowed: false,
-      status: status('m', Array.from({ length: 16 }, (_, i) => cut(i))),
+      status: status(
+        'm',
+        Array.from({ length: 16 }, (_, i) => cut(i)),
+      ),
     });
   });
 });

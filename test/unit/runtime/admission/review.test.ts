@@ -102,8 +102,16 @@ describe('decodeReview', () => {
     ['operation a huge string', review(request({ operation: 'P'.repeat(1000) })), field(` has an unknown operation "${'P'.repeat(64)}…"`)],
     // A review the API server can send that this server will not process: exceedsLimit.
     ['nested deeper than the limit', review(request({ object: { a: JSON.parse(deep(MAX_NESTING_DEPTH)) } })), { error: TOO_DEEP, exceedsLimit: true, apiVersion: v1, uid: 'u-1' }],
-    ['too deep, fields in any order, uid escaped', JSON.stringify({ request: { object: JSON.parse(deep(MAX_NESTING_DEPTH + 1)), uid: 'u-"2"' }, kind: 'AdmissionReview', apiVersion: v1 }), { error: TOO_DEEP, exceedsLimit: true, apiVersion: v1, uid: 'u-"2"' }],
-    ['too deep, uid cut off', JSON.stringify({ apiVersion: v1, request: { object: JSON.parse(deep(MAX_NESTING_DEPTH + 1)), uid: 'u-3' } }).slice(0, -6), { error: TOO_DEEP, exceedsLimit: true, apiVersion: v1 }],
+    [
+      'too deep, fields in any order, uid escaped',
+      JSON.stringify({ request: { object: JSON.parse(deep(MAX_NESTING_DEPTH + 1)), uid: 'u-"2"' }, kind: 'AdmissionReview', apiVersion: v1 }),
+      { error: TOO_DEEP, exceedsLimit: true, apiVersion: v1, uid: 'u-"2"' },
+    ],
+    [
+      'too deep, uid cut off',
+      JSON.stringify({ apiVersion: v1, request: { object: JSON.parse(deep(MAX_NESTING_DEPTH + 1)), uid: 'u-3' } }).slice(0, -6),
+      { error: TOO_DEEP, exceedsLimit: true, apiVersion: v1 },
+    ],
     ['too deep, no review', deep(MAX_NESTING_DEPTH + 1), { error: TOO_DEEP, exceedsLimit: true }],
   ];
   it.each(refusals)('refuses %s', (_name, body, expected) => {
@@ -133,7 +141,11 @@ describe('identifyReview, reviewOf, erroredResponse', () => {
 
   it('wraps a response in the request version, and errors like controller-runtime Errored() with the reason apimachinery pairs with the code', () => {
     expect(reviewOf(v1beta1, { uid: 'u', allowed: true })).toEqual({ apiVersion: v1beta1, kind: 'AdmissionReview', response: { uid: 'u', allowed: true } });
-    expect(erroredResponse(413, 'too big', 'u')).toEqual({ uid: 'u', allowed: false, status: { metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: 'too big' } });
+    expect(erroredResponse(413, 'too big', 'u')).toEqual({
+      uid: 'u',
+      allowed: false,
+      status: { metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: 'too big' },
+    });
     expect(erroredResponse(418, 'teapot')).toEqual({ uid: '', allowed: false, status: { metadata: {}, status: 'Failure', code: 418, reason: undefined, message: 'teapot' } });
   });
 });

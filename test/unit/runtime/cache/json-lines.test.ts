@@ -31,7 +31,7 @@ describe('JsonLinesDecoder', () => {
     const random = seededRandom(7);
     for (let round = 0; round < 50; round++) {
       const chunks: Buffer[] = [];
-      for (let at = 0; at < STREAM.length; ) {
+      for (let at = 0; at < STREAM.length;) {
         const size = 1 + Math.floor(random() * 300);
         chunks.push(STREAM.subarray(at, at + size));
         at += size;

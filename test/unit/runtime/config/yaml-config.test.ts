@@ -44,8 +44,16 @@ describe('readYamlConfig', () => {
   });
 
   it.each<[string, string, { line: number; column: number; path: string; message: string }[]]>([
-    ['an unknown key, with a suggestion', 'nmae: web\n', [{ line: 1, column: 1, path: 'nmae', message: 'unknown key; did you mean "name"? expected one of name, tag, port, workers, offset, ratio, enabled, level, sources, listener' }]],
-    ['an unknown key, nothing near', 'colour: red\n', [{ line: 1, column: 1, path: 'colour', message: 'unknown key; expected one of name, tag, port, workers, offset, ratio, enabled, level, sources, listener' }]],
+    [
+      'an unknown key, with a suggestion',
+      'nmae: web\n',
+      [{ line: 1, column: 1, path: 'nmae', message: 'unknown key; did you mean "name"? expected one of name, tag, port, workers, offset, ratio, enabled, level, sources, listener' }],
+    ],
+    [
+      'an unknown key, nothing near',
+      'colour: red\n',
+      [{ line: 1, column: 1, path: 'colour', message: 'unknown key; expected one of name, tag, port, workers, offset, ratio, enabled, level, sources, listener' }],
+    ],
     ['an unknown nested key, with a near miss', 'listener:\n  host: x\n', [{ line: 2, column: 3, path: 'listener.host', message: 'unknown key; did you mean "port"? expected one of port' }]],
     ['a pattern with a hint', 'name: Web\n', [{ line: 1, column: 7, path: 'name', message: 'must be lowercase letters' }]],
     ['a pattern without a hint', 'tag: x\n', [{ line: 1, column: 6, path: 'tag', message: 'must match /^v\\d$/' }]],
@@ -61,10 +69,14 @@ describe('readYamlConfig', () => {
     ['a wrong list item', 'sources:\n  - a\n  - 3\n', [{ line: 3, column: 5, path: 'sources[1]', message: 'must be a string' }]],
     ['a list for a mapping', 'listener: [1]\n', [{ line: 1, column: 11, path: 'listener', message: 'must be a mapping' }]],
     ['a scalar document', 'hello\n', [{ line: 1, column: 1, path: '', message: 'the document must be a mapping' }]],
-    ['several problems, in document order', 'port: x\nlevel: y\n', [
-      { line: 1, column: 7, path: 'port', message: 'must be an integer from 1 to 65535' },
-      { line: 2, column: 8, path: 'level', message: 'must be one of info, debug' },
-    ]],
+    [
+      'several problems, in document order',
+      'port: x\nlevel: y\n',
+      [
+        { line: 1, column: 7, path: 'port', message: 'must be an integer from 1 to 65535' },
+        { line: 2, column: 8, path: 'level', message: 'must be one of info, debug' },
+      ],
+    ],
   ])('reports %s', (_name, text, problems) => {
     expect(readYamlConfig(text, schema).problems).toEqual(problems);
   });
@@ -75,7 +87,7 @@ describe('readYamlConfig', () => {
 
   it('a YAML syntax error or a duplicate key: the parser message at its position, and no value', () => {
     const syntax = readYamlConfig('name: [web\n', schema);
-    expect(syntax.value).toEqual({});
+    expect<unknown>(syntax.value).toEqual({});
     expect(syntax.problems).toEqual([{ line: expect.any(Number), column: expect.any(Number), path: '', message: expect.any(String) }]);
     expect(readYamlConfig('name: a\nname: b\n', schema)).toEqual({ value: {}, problems: [{ line: 2, column: 1, path: '', message: 'Map keys must be unique' }] });
   });

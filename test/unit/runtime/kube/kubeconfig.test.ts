@@ -20,10 +20,21 @@ afterEach(() => vi.useRealTimers());
 
 let count = 0;
 /** A kubeconfig with one context, `c`, naming cluster `k` and user `u`; returns its path. */
-function kubeconfig(cluster: Record<string, unknown>, user: Record<string, unknown>, { dir = path.join(root, `k${++count}`), extra = {} as Record<string, unknown> } = {}): string {
+function kubeconfig(cluster: Record<string, unknown>, user: Record<string, unknown>, { dir = path.join(root, `k${++count}`), extra = {} } = {}): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'config');
-  writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'k', cluster }], users: [{ name: 'u', user }], contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }], 'current-context': 'c', ...extra }));
+  writeFileSync(
+    file,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'k', cluster }],
+      users: [{ name: 'u', user }],
+      contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }],
+      'current-context': 'c',
+      ...extra,
+    }),
+  );
   return file;
 }
 
@@ -57,7 +68,11 @@ describe('readKubeconfig', () => {
     write(path.join(dir, 'certs', 'client.pem'), CERT);
     const keyFile = write(path.join(root, 'elsewhere', 'client.key'), KEY);
     write(path.join(dir, 'token'), 'file-token\n');
-    const file = kubeconfig({ server: 'https://10.0.0.1:443', 'certificate-authority': '../ca.pem', 'insecure-skip-tls-verify': false }, { 'client-certificate': 'certs/client.pem', 'client-key': keyFile, tokenFile: 'token' }, { dir });
+    const file = kubeconfig(
+      { server: 'https://10.0.0.1:443', 'certificate-authority': '../ca.pem', 'insecure-skip-tls-verify': false },
+      { 'client-certificate': 'certs/client.pem', 'client-key': keyFile, tokenFile: 'token' },
+      { dir },
+    );
     const { token, ...settings } = readKubeconfig(file);
     expect(settings).toEqual({
       server: 'https://10.0.0.1:443',
@@ -107,7 +122,9 @@ describe('readKubeconfig', () => {
   ])('refuses what it cannot do, in one line naming it and ctx.kube, which can: %j', (user, what) => {
     const file = kubeconfig({ server: 'https://h' }, user);
     expect(() => readKubeconfig(file)).toThrow(
-      new Error(`kubeconfig ${file}: ${what}, which the object cache's API client does not support (ctx.kube, @kubernetes/client-node, does); give it a client certificate or a token (tokenFile)`),
+      new Error(
+        `kubeconfig ${file}: ${what}, which the object cache's API client does not support (ctx.kube, @kubernetes/client-node, does); give it a client certificate or a token (tokenFile)`,
+      ),
     );
   });
 
@@ -149,7 +166,9 @@ describe('inClusterSettings', () => {
   });
 
   it('says what is missing', () => {
-    expect(() => inClusterSettings({}, serviceAccount)).toThrow(new Error(`${source}: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set, as the kubelet sets them in a pod; outside a pod, set KUBECONFIG`));
+    expect(() => inClusterSettings({}, serviceAccount)).toThrow(
+      new Error(`${source}: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set, as the kubelet sets them in a pod; outside a pod, set KUBECONFIG`),
+    );
     const empty = path.join(root, 'empty-serviceaccount');
     mkdirSync(empty, { recursive: true });
     expect(() => inClusterSettings({ KUBERNETES_SERVICE_HOST: 'h', KUBERNETES_SERVICE_PORT: '443' }, empty)).toThrow(

@@ -7,14 +7,15 @@ import { readBody } from '../../../../runtime/server/body.js';
 /** A request whose body arrives in `chunks`, then ends (or fails with `error`). */
 function request(chunks: (string | Buffer)[], { contentLength, error }: { contentLength?: number; error?: Error } = {}): IncomingMessage {
   const stream = Object.assign(new PassThrough(), { headers: contentLength === undefined ? {} : { 'content-length': String(contentLength) } });
-  setImmediate(async () => {
+  const feed = async () => {
     for (const chunk of chunks) {
       stream.write(chunk);
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (error) stream.destroy(error);
     else stream.end();
-  });
+  };
+  setImmediate(() => void feed());
   return stream as unknown as IncomingMessage;
 }
 

@@ -80,16 +80,32 @@ describe('measureJson', () => {
     });
   });
 
-  it('counts properties past the first 128 of an object as a large object\'s, and estimates thousands of distinct keys within 3%', () => {
+  it("counts properties past the first 128 of an object as a large object's, and estimates thousands of distinct keys within 3%", () => {
     const text = JSON.stringify({ big: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), list: Array.from({ length: 20_000 }, (_, i) => ({ [`n${i}`]: 'v' })) });
     const shape = measureJson(text, 10)!;
-    expect([shape.objects, shape.arrays, shape.elements, shape.smallObjectProperties, shape.largeObjectProperties, shape.strings]).toEqual([20_002, 1, 20_000, 2 + SMALL_OBJECT_PROPERTIES + 20_000, 1000 - SMALL_OBJECT_PROPERTIES, 20_000]);
+    expect([shape.objects, shape.arrays, shape.elements, shape.smallObjectProperties, shape.largeObjectProperties, shape.strings]).toEqual([
+      20_002,
+      1,
+      20_000,
+      2 + SMALL_OBJECT_PROPERTIES + 20_000,
+      1000 - SMALL_OBJECT_PROPERTIES,
+      20_000,
+    ]);
     const distinct = 2 + SMALL_OBJECT_PROPERTIES + 20_000;
     expect(Math.abs(shape.distinctKeys - distinct) / distinct).toBeLessThan(0.03);
   });
 
   it('skips brackets, colons and commas inside strings, escaped quotes included, and gives up past the depth limit', () => {
-    expect(measureJson(JSON.stringify({ 'a"{[': 'x,]}:"' }), 10)).toEqual({ objects: 1, arrays: 0, elements: 0, smallObjectProperties: 1, largeObjectProperties: 0, strings: 1, distinctKeys: 1, twoByte: false });
+    expect(measureJson(JSON.stringify({ 'a"{[': 'x,]}:"' }), 10)).toEqual({
+      objects: 1,
+      arrays: 0,
+      elements: 0,
+      smallObjectProperties: 1,
+      largeObjectProperties: 0,
+      strings: 1,
+      distinctKeys: 1,
+      twoByte: false,
+    });
     expect(measureJson('[[[[]]]]', 3)).toBeUndefined();
     expect(measureJson('[[[]]]', 3)?.arrays).toBe(3);
   });

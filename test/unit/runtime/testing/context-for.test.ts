@@ -84,6 +84,7 @@ describe('contextFor', () => {
     const denial = thrownBy(() => validator.validateCreate(invalid, contextFor(validator, 'validateCreate', { object: invalid })));
     const schedule = { field: 'spec.schedule', type: 'FieldValueInvalid', value: 'often', message: 'must have five fields' };
     expect(denial).toBeInstanceOf(AdmissionDenial);
+    // eslint-disable-next-line @typescript-eslint/no-misused-spread -- its own fields are what is compared; Error's message is not enumerable, hence added
     expect({ ...(denial as AdmissionDenial), message: (denial as AdmissionDenial).message }).toEqual({
       name: 'AdmissionDenial',
       code: 422,
