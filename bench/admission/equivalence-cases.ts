@@ -98,7 +98,9 @@ export function equivalenceCases(): EquivalenceCase[] {
   ];
   const samples = readdirSync(sampleRequests)
     .filter((name) => name.endsWith('.json'))
-    .map((name): [string, AdmissionReviewRequest] => [`sample/requests/${name}`, JSON.parse(readFileSync(path.join(sampleRequests, name), 'utf8')) as AdmissionReviewRequest]);
+    .map((name): [string, AdmissionReviewRequest] => [`sample/requests/${name}`, JSON.parse(readFileSync(path.join(sampleRequests, name), 'utf8')) as AdmissionReviewRequest])
+    // The peer implements the Profile webhooks only.
+    .filter(([, review]) => (review.request as { kind?: { kind?: string } }).kind?.kind === 'Profile');
   for (const urlPath of PROFILE_PATHS) for (const [name, review] of [...bench, ...samples]) cases.push({ name, path: urlPath, review });
   for (const [name, review] of DEFAULTING) cases.push({ name, path: '/mutate-profile', review });
   for (const [name, review] of VALIDATION) cases.push({ name, path: '/validate-profile', review });
