@@ -26,6 +26,7 @@ import { checkEquivalence, formatEquivalence, type EquivalenceResult } from './e
 import { summariseProfile } from './profile-summary.ts';
 import { admissionTargets, formatTargets } from './targets.ts';
 import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
+import { writeSelfSignedCertificate } from '../support/self-signed-certificate.ts';
 import { runWrk, type WrkResult } from '../support/wrk.ts';
 import { freePort } from '../../test/support/free-port.ts';
 
@@ -65,36 +66,6 @@ function writeBodies() {
     writeFileSync(files[name], JSON.stringify(body));
   }
   return files;
-}
-
-function writeCertificate(): { cert: string; key: string } {
-  const cert = path.join(work, 'tls.crt');
-  const key = path.join(work, 'tls.key');
-  const made = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
-  return { cert, key };
 }
 
 function pinned(cpu: number, command: string, args: string[], extra: Parameters<typeof spawn>[2] = {}): ChildProcess {
@@ -270,7 +241,7 @@ async function requireEquivalence(serve: Server, peer: Server, label: string, pr
 
 async function main() {
   const bodies = writeBodies();
-  const { cert, key } = writeCertificate();
+  const { cert, key } = writeSelfSignedCertificate(work);
   const certDir = path.dirname(cert);
 
   if (profileMode) {

@@ -13,7 +13,7 @@
  *
  * Prints tables and writes bench/results/faults.json.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -25,6 +25,7 @@ import { judgeResponses } from '../../test/support/oracle.ts';
 import { baseReviews, faultCorpus } from './corpus.ts';
 import { sendAll } from './send.ts';
 import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
+import { writeSelfSignedCertificate } from '../support/self-signed-certificate.ts';
 import { freePort } from '../../test/support/free-port.ts';
 import { oracleCases, tally } from './tally.ts';
 
@@ -61,30 +62,7 @@ const rssMiB = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${f
 async function startServer(): Promise<{ port: number; health: number; child: ChildProcess; exited: () => string | undefined }> {
   const certDir = path.join(work, 'certs');
   mkdirSync(certDir);
-  const made = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      path.join(certDir, 'tls.key'),
-      '-out',
-      path.join(certDir, 'tls.crt'),
-    ],
-    { encoding: 'utf8' },
-  );
-  if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
+  writeSelfSignedCertificate(certDir);
   const [port, health] = [await freePort(), await freePort()];
   const config = path.join(work, 'server.yaml');
   writeFileSync(
