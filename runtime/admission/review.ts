@@ -127,10 +127,13 @@ export function identifyReview(body: string): ReviewIdentity {
   return { apiVersion: REVIEW_API_VERSIONS.find((v) => v === apiVersion), uid };
 }
 
-/** Parses and checks a request body; never throws, and never puts more than a short description of a bad value into a message. */
-export function decodeReview(body: string): DecodeResult {
+/**
+ * Parses and checks a request body; never throws, and never puts more than a short description of a bad value into a
+ * message. `depthChecked`: a pass over the body (the heap estimate's) already found it nests no deeper than the limit.
+ */
+export function decodeReview(body: string, depthChecked = false): DecodeResult {
   // Each level costs at least two characters, so only a long body can be too deep.
-  if (body.length > MAX_NESTING_DEPTH * 2 && nestsDeeperThan(body, MAX_NESTING_DEPTH)) {
+  if (!depthChecked && body.length > MAX_NESTING_DEPTH * 2 && nestsDeeperThan(body, MAX_NESTING_DEPTH)) {
     return { error: `request body nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep`, exceedsLimit: true, ...identifyReview(body) };
   }
   let parsed: unknown;

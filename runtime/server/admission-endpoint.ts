@@ -11,7 +11,7 @@ import { decodeReview, erroredResponse, identifyReview, responseCode, reviewOf, 
 import type { KubeClient } from '../contract.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import { readBody } from './body.js';
-import { reviewHeapCost, type MemoryBudget } from './memory-budget.js';
+import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 import type { RegisteredWebhook } from './registry.js';
 import { writeResponse } from './write-response.js';
@@ -72,7 +72,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
       reject(res, unsupported.code, unsupported.message, identifyReview(read.body));
       return;
     }
-    const cost = reviewHeapCost(read.body, webhook.mutating);
+    const { cost, depthChecked } = estimateReview(read.body, webhook.mutating);
     if (cost > deps.memory.capacity) {
       const work = webhook.mutating ? 'decode, default and diff' : 'decode and validate';
       cannotReview(
@@ -97,7 +97,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     let apiVersion: ReviewApiVersion;
     let request: AdmissionRequest;
     try {
-      const decoded = decodeReview(read.body);
+      const decoded = decodeReview(read.body, depthChecked);
       if ('error' in decoded) {
         (decoded.exceedsLimit ? cannotReview : reject)(res, 400, decoded.error, decoded);
         return;

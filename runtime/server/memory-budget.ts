@@ -6,7 +6,7 @@
  * a review that could never fit is refused at once.
  */
 import { getHeapStatistics } from 'node:v8';
-import { measureJson } from '../admission/json-text.js';
+import { measureJson, type JsonShape } from '../admission/json-text.js';
 import { MAX_NESTING_DEPTH } from '../admission/review.js';
 
 /** Kept for everything that is not a review: the server itself, sockets, logs, the handlers' own data. */
@@ -116,13 +116,27 @@ const WORST_PER_BYTE = { validate: 48, mutate: 96 };
  * since tiny objects cost tens of times their bytes once decoded. Errs high for every shape measured.
  */
 export function reviewHeapCost(body: string, mutating: boolean): number {
+  return estimateReview(body, mutating).cost;
+}
+
+export interface ReviewEstimate {
+  readonly cost: number;
+  /** The pass that measured the body also found it nests no deeper than MAX_NESTING_DEPTH: the decoder need not look again. */
+  readonly depthChecked: boolean;
+}
+
+/** reviewHeapCost, and whether its pass over the body already checked the nesting depth. */
+export function estimateReview(body: string, mutating: boolean): ReviewEstimate {
   const work = mutating ? 'mutate' : 'validate';
   const shape = body.length > SCAN_ABOVE_BYTES ? measureJson(body, MAX_NESTING_DEPTH) : undefined;
-  // Too deep to decode: the decoder refuses it; charge it like a small body meanwhile.
-  if (!shape) return Math.ceil(body.length * WORST_PER_BYTE[work]);
-  const cost = COST[work];
+  // Small, or too deep to decode (the decoder refuses it): charged like a small body.
+  if (!shape) return { cost: Math.ceil(body.length * WORST_PER_BYTE[work]), depthChecked: false };
+  return { cost: structuralCost(shape, body.length, COST[work]), depthChecked: true };
+}
+
+function structuralCost(shape: JsonShape, length: number, cost: (typeof COST)[keyof typeof COST]): number {
   return Math.ceil(
-    body.length * cost.byte * (shape.twoByte ? 2 : 1) +
+    length * cost.byte * (shape.twoByte ? 2 : 1) +
       shape.objects * cost.object +
       shape.arrays * cost.array +
       shape.elements * cost.element +

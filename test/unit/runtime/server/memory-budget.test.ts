@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { measureJson, SMALL_OBJECT_PROPERTIES } from '../../../../runtime/admission/json-text.js';
-import { MemoryBudget, reviewHeapCost } from '../../../../runtime/server/memory-budget.js';
+import { estimateReview, MemoryBudget, reviewHeapCost } from '../../../../runtime/server/memory-budget.js';
+import { MAX_NESTING_DEPTH } from '../../../../runtime/admission/review.js';
 
 describe('MemoryBudget', () => {
   it('grants what fits at once, queues the rest first come first served, and releases once', async () => {
@@ -62,6 +63,15 @@ describe('reviewHeapCost', () => {
   it('charges a small body at the dearest rate per byte without scanning it', () => {
     const small = review({ a: 1 });
     expect([reviewHeapCost(small, false), reviewHeapCost(small, true)]).toEqual([small.length * 48, small.length * 96]);
+  });
+});
+
+describe('estimateReview', () => {
+  it('says when its pass over a large body already checked the nesting depth, so the decoder need not pass again', () => {
+    const nested = (levels: number) => `{"request":{"object":${'['.repeat(levels)}${']'.repeat(levels)},"pad":"${'x'.repeat(20_000)}"}}`;
+    const small = JSON.stringify({ request: { uid: 'u' } });
+    expect([nested(MAX_NESTING_DEPTH - 2), nested(MAX_NESTING_DEPTH + 1), small].map((body) => estimateReview(body, true).depthChecked)).toEqual([true, false, false]);
+    expect(estimateReview(nested(10), false).cost).toBe(reviewHeapCost(nested(10), false));
   });
 });
 
