@@ -42,9 +42,18 @@ export interface ControlPlaneOptions {
   certManager?: boolean;
   /** More kube-apiserver flags. */
   apiServerArgs?: readonly string[];
+  /** Another kube-apiserver binary than the pinned one (the oldest supported minor's: tools.ts oldestApiServer). */
+  apiServerBinary?: string;
 }
 
-export async function startControlPlane({ dir, hostAddress, log, certManager = true, apiServerArgs: extraApiServerArgs = [] }: ControlPlaneOptions): Promise<ControlPlane> {
+export async function startControlPlane({
+  dir,
+  hostAddress,
+  log,
+  certManager = true,
+  apiServerArgs: extraApiServerArgs = [],
+  apiServerBinary = tool('kube-apiserver'),
+}: ControlPlaneOptions): Promise<ControlPlane> {
   const processes: ManagedProcess[] = [];
   const stop = async () => {
     for (const process of [...processes].reverse()) await process.stop();
@@ -114,7 +123,7 @@ export async function startControlPlane({ dir, hostAddress, log, certManager = t
       ...extraApiServerArgs,
     ];
     const launchApiServer = () => {
-      const started = startProcess('kube-apiserver', tool('kube-apiserver'), apiServerArgs, path.join(dir, 'kube-apiserver.log'), {
+      const started = startProcess('kube-apiserver', apiServerBinary, apiServerArgs, path.join(dir, 'kube-apiserver.log'), {
         // The API server must call webhooks directly, never through a proxy from the environment.
         env: {
           ...process.env,

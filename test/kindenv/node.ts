@@ -212,7 +212,7 @@ function kubeletConfiguration(paths: { containerdSocket: string; podLogs: string
   return {
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
-    // Kubernetes 1.35 refuses cgroup v1 unless told otherwise; this machine's hierarchy is v1 (hybrid).
+    // Since 1.35 the kubelet refuses cgroup v1 unless told otherwise (1.37 still allows it); this machine's hierarchy is v1 (hybrid).
     failCgroupV1: false,
     failSwapOn: false,
     cgroupDriver: 'cgroupfs',
