@@ -173,7 +173,7 @@ export async function startControlPlane({
         } catch (error) {
           if (attempt === 5 || !apiServer.tail().includes('address already in use'))
             throw new Error(`${(error as Error).message}\nlisteners on ${apiServerPort}: ${portHolders(apiServerPort)}`, { cause: error });
-          log(`kube-apiserver could not bind ${apiServerPort} yet (try ${attempt}); trying again in 2 s`);
+          log(`kube-apiserver could not bind ${apiServerPort} yet (try ${attempt}; listeners: ${portHolders(apiServerPort)}); trying again in 2 s`);
           await new Promise((resolve) => setTimeout(resolve, 2000));
         }
       }
