@@ -299,6 +299,18 @@ describe('matchConditions with CEL libraries newer than the oldest minor', () =>
 });
 
 describe('both ends', () => {
+  it("are the chart's and the scaffold's kubeVersion floor and the README's range", () => {
+    const minor = (version: string) => /^v(\d+\.\d+)\./.exec(version)![1]!;
+    const [oldest, newest] = [minor(versions.OLDEST_KUBERNETES_VERSION), minor(versions.KUBERNETES_VERSION)];
+    for (const chart of ['charts/shaper-webhooks/Chart.yaml', 'packages/generator/scaffold/chart/Chart.yaml']) {
+      expect({ chart, kubeVersion: (parseYaml(readFileSync(path.join(REPO_ROOT, chart), 'utf8')) as { kubeVersion: string }).kubeVersion }).toEqual({
+        chart,
+        kubeVersion: `>=${oldest}.0-0`,
+      });
+    }
+    expect(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')).toContain(`## Supported Kubernetes versions\n\n**${oldest} to ${newest}.**`);
+  });
+
   it('store the same objects', () => {
     expect(stored[0]!.size).toBe(objects.length);
     expect(Object.fromEntries(stored[0]!)).toEqual(Object.fromEntries(stored[1]!));
