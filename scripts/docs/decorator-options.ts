@@ -9,7 +9,7 @@
  * the code's. An example that stops being refused stops the script.
  */
 import path from 'node:path';
-import { checkMatchConditions } from '../../packages/generator/src/cel.ts';
+import { checkMatchConditions } from '../../packages/generator/src/cel/match-conditions.ts';
 import { CONFIGURATION_KINDS } from '../../packages/generator/src/model.ts';
 import { handlerShapeProblem } from '../../runtime/contract.ts';
 import { SERVER_ONLY_OPTION_NAMES, WEBHOOK_FIELDS, WEBHOOK_OPTION_NAMES } from '../../runtime/options/fields.ts';
@@ -89,7 +89,7 @@ const RULE_EXAMPLES: Record<string, readonly Example[]> = {
   scope: [{ value: 'Namespace' }],
 };
 
-/** CEL that the API server would refuse to store, compiled by the generator (packages/generator/src/cel.ts). */
+/** CEL that the API server would refuse to store, compiled by the generator (packages/generator/src/cel/match-conditions.ts). */
 const CEL_EXAMPLES = ['object.metadata.name', 'object.spec.replicas >', "duration('1x') > duration('1s')", 'object.metadata.labels.exists(k, k.size())'];
 
 /** The wrong-type input for a declared type. */
@@ -277,7 +277,7 @@ export function decoratorOptionsPage(root: string): string {
       out.push(
         '',
         paragraph(`${code('shaper-gen manifests')} also compiles each ${code('expression')} as the API server does before it stores the
-        configuration (${code('packages/generator/src/cel.ts')}): CEL with the API server's variables and function libraries, and a
+        configuration (${code('packages/generator/src/cel/match-conditions.ts')}): CEL with the API server's variables and function libraries, and a
         ${code('bool')} result. The decorator at run time does not compile CEL.`),
         '',
         table(['expression', 'message'], celExamples()),

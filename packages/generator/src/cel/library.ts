@@ -6,15 +6,17 @@
  * two-variable comprehensions, and Kubernetes' own libraries (authz, URLs,
  * regex, lists, quantity, IP, CIDR, format, semver; pkg/cel/library).
  *
- * Declarations only: shaper-gen type-checks expressions and never evaluates
- * them. Each overload has the argument and result types the Kubernetes
- * declaration has, so a wrong argument or a non-bool result is refused as the
- * API server refuses it.
+ * Each overload has the argument and result types the Kubernetes declaration
+ * has, so a wrong argument or a non-bool result is refused as the API server
+ * refuses it. For type-checking the functions are declarations only; for
+ * local evaluation (`shaper-gen/testing`) they run runtime-library.ts's
+ * implementations.
  *
  * Over 250 lines on purpose: a declaration table, in the order of the
  * Kubernetes sources it transcribes.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import { notLocal, runtimeFunction } from './runtime-library.js';
 
 interface TypeDeclaration {
   readonly name: string;
@@ -191,7 +193,10 @@ const TYPES = [
 /** Namespaces of qualified function names (`sets.contains`), each a constant of its own type. */
 const NAMESPACES = { sets: 'SetsNamespace', strings: 'StringsNamespace', lists: 'ListsNamespace', ip: 'IPNamespace', format: 'FormatNamespace' };
 
-export function declareKubernetesLibraries(env: Environment): void {
+/** `check` declares the functions; `evaluate` also gives them their local implementations. */
+export type LibraryMode = 'check' | 'evaluate';
+
+export function declareKubernetesLibraries(env: Environment, mode: LibraryMode = 'check'): void {
   // Custom types without fields refuse any field access, as cel-go does for these opaque types.
   for (const name of TYPES) env.registerType(name, { fields: {} });
   // `authorizer.requestResource` is a variable of its own in Kubernetes; a field here gives it the same type.
@@ -202,13 +207,13 @@ export function declareKubernetesLibraries(env: Environment): void {
     Object.defineProperty(Namespace, 'name', { value: type });
     env.registerType(type, Namespace).registerConstant(constant, type, new Namespace());
   }
-  for (const signature of FUNCTIONS) env.registerFunction(signature, checkOnly);
+  for (const signature of FUNCTIONS) env.registerFunction(signature, mode === 'check' ? checkOnly : (runtimeFunction(signature) ?? notLocal(signature)));
   declareMacros(env);
 }
 
 function declareMacros(env: Environment): void {
   const macro = (signature: string, typeCheck: (checker: Checker, call: MacroCall, ctx: Context) => TypeDeclaration) =>
-    env.registerFunction(signature, ({ ast, args, receiver }: MacroCall) => ({ ast, args, receiver, typeCheck, evaluate: checkOnly }));
+    env.registerFunction(signature, ({ ast, args, receiver }: MacroCall) => ({ ast, args, receiver, typeCheck, evaluate: notLocal(signature) }));
   for (const name of ['all', 'exists', 'existsOne', 'exists_one']) {
     macro(`list.${name}(ast, ast, ast): bool`, (checker, call, ctx) => {
       expectBool(checker, call.args[2]!, twoVariables(checker, call, ctx), `${name}(i, v, predicate)`);

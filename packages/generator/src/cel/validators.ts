@@ -6,7 +6,7 @@
  * the regex precompilation of Kubernetes' regex library, functions cel-js has
  * and Kubernetes does not, and calls on a dyn receiver that no overload takes.
  */
-import { durationProblem, formatProblem, regexProblem, timestampProblem, unixSecondsProblem, type FormatArgumentKind } from './cel-literals.js';
+import { durationProblem, formatProblem, regexProblem, timestampProblem, unixSecondsProblem, type FormatArgumentKind } from './literals.js';
 
 interface CheckedType {
   readonly name: string;
