@@ -86,6 +86,8 @@ function celGoMessage(error: Error): string {
   if (index) return `index out of bounds: ${index[1]}`;
   if (first.startsWith('No such key: ')) return `no such key: ${first.slice('No such key: '.length)}`;
   if (first.startsWith('no such overload')) return 'no such overload';
+  const conversion = /^(int|uint|double)\(\) type error: cannot convert to (\w+)$/.exec(first);
+  if (conversion) return `type conversion error from 'string' to '${conversion[2]!}'`;
   return first;
 }
 
@@ -199,21 +201,29 @@ function expressionRunner(policy: ResolvedValidatingPolicy, input: EvaluationInp
     authorizer: LOCAL_AUTHORIZER,
     ...(hasParams && { params: celValue(input.params ?? null) }),
   };
+  const evaluate = (expression: string, authorizer: boolean) => environment(authorizer).evaluate(expression.trim(), activation);
   const run: Run = (expression, authorizer = true) => {
     try {
-      return environment(authorizer).evaluate(expression.trim(), activation);
+      return evaluate(expression, authorizer);
     } catch (error) {
-      if (error instanceof NotEvaluableLocally || error instanceof ExpressionError) throw error;
+      if (error instanceof NotEvaluableLocally) throw error;
       throw new ExpressionError(`expression '${expression}' resulted in error: ${celGoMessage(error as Error)}`);
     }
   };
   for (const variable of policy.variables) {
-    let cached: { value: unknown } | { error: string } | undefined;
+    let cached: { value: unknown } | { error: Error } | undefined;
     Object.defineProperty(variables, variable.name, {
       enumerable: true,
       get() {
-        cached ??= attempt(() => run(variable.expression));
-        if ('error' in cached) throw new ExpressionError(cached.error);
+        cached ??= (() => {
+          try {
+            return { value: evaluate(variable.expression, true) };
+          } catch (error) {
+            if (error instanceof NotEvaluableLocally) throw error;
+            return { error: new Error(`composited variable "${variable.name}" fails to evaluate: ${celGoMessage(error as Error)}`) };
+          }
+        })();
+        if ('error' in cached) throw cached.error;
         return cached.value;
       },
     });
