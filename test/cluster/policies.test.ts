@@ -27,7 +27,10 @@ import { helmTemplate, type K8sObject } from '../support/helm.js';
 import { REPO_ROOT } from '../support/repo-root.js';
 import { apiClient, collectionPath, type ApiAnswer, type ApiClient } from './policy-differential/api-client.js';
 import { policyCases, PROFILES_NAMESPACE, WORKLOADS_NAMESPACE, type Obj, type PolicyCase } from './policy-differential/cases.js';
+import { EXPRESSION_CASES, type ExpressionCase } from './policy-differential/expressions.js';
 import { FIXTURE_NAMESPACES, FIXTURES } from './policy-differential/fixtures.js';
+import { checkPolicyExpressions } from '../../packages/generator/src/policy/expressions.js';
+import { resolveValidatingPolicyOptions } from '../../runtime/options/policy-resolve.js';
 
 const log = (line: string) => process.stderr.write(`policies: ${line}\n`);
 const ADMIN = { username: 'kindenv-admin', groups: ['system:masters', 'system:authenticated'] };
@@ -51,6 +54,49 @@ let rendered: K8sObject[] = [];
 const stored = new Map<string, Obj>();
 const namespaces = new Map<string, unknown>();
 const compared: { case: PolicyCase; server: Outcome; local: Outcome }[] = [];
+const compiled: { case: ExpressionCase; ours: string[]; server: string | undefined }[] = [];
+
+/** Policy options holding `expression` in its place. */
+function expressionPolicy({ place, expression, params }: ExpressionCase) {
+  const always = [{ expression: 'true' }];
+  return {
+    name: 'expression.policy-test.shaper-gen.io',
+    rules: [{ groups: ['apps'], versions: ['v1'], resources: ['deployments'], operations: ['CREATE'] }],
+    ...(params && { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } }),
+    ...(place === 'validation' && { validations: [{ expression }] }),
+    ...(place === 'messageExpression' && { validations: [{ expression: 'true', messageExpression: expression }] }),
+    ...(place === 'valueExpression' && { validations: always, auditAnnotations: [{ key: 'k', valueExpression: expression }] }),
+    ...(place === 'matchCondition' && { validations: always, matchConditions: [{ name: 'c', expression }] }),
+    ...(place === 'variable' && { validations: always, variables: [{ name: 'v', expression }] }),
+  };
+}
+
+/** The ValidatingAdmissionPolicy the chart template would render for these options (only what decides whether its CEL compiles). */
+function policyObject(options: ReturnType<typeof expressionPolicy>) {
+  const { name, rules, paramRef: _paramRef, ...rest } = options;
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: { resourceRules: rules.map((r) => ({ apiGroups: r.groups, apiVersions: r.versions, resources: r.resources, operations: r.operations })) },
+      ...rest,
+    },
+  };
+}
+
+async function judgeExpressions(): Promise<void> {
+  for (const c of EXPRESSION_CASES) {
+    const options = expressionPolicy(c);
+    const { policy, problems } = resolveValidatingPolicyOptions(options, 'ExpressionCase');
+    if (!policy) throw new Error(`expression case options refused: ${problems.map((p) => p.message).join('; ')}`);
+    const ours = checkPolicyExpressions(policy, undefined).map((p) => p.message);
+    const answer = await client!.request('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies?dryRun=All', policyObject(options));
+    if (answer.status !== 201 && answer.status !== 422) throw new Error(`unexpected ${answer.status} for ${c.expression}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    compiled.push({ case: c, ours, server: answer.status === 201 ? undefined : (answer.body as { message: string }).message });
+  }
+}
 
 async function ok(answer: Promise<ApiAnswer>, what: string): Promise<any> {
   const { status, body } = await answer;
@@ -116,7 +162,17 @@ async function serverOutcome(c: PolicyCase): Promise<{ outcome: Outcome }> {
 function localResults(c: PolicyCase, only = policies): PolicyResult[] {
   const target = c.object ?? c.stored!;
   const { sent, old } = caseObjects(c);
-  const request = { operation: c.operation, kind: c.kind, resource: c.resource, name: target.metadata.name, namespace: target.metadata.namespace, userInfo: ADMIN, object: sent ?? null, oldObject: old ?? null, dryRun: true };
+  const request = {
+    operation: c.operation,
+    kind: c.kind,
+    resource: c.resource,
+    name: target.metadata.name,
+    namespace: target.metadata.namespace,
+    userInfo: ADMIN,
+    object: sent ?? null,
+    oldObject: old ?? null,
+    dryRun: true,
+  };
   return only.map((policy) => evaluateValidatingPolicy(policy, { request, namespaceObject: namespaces.get(target.metadata.namespace) }));
 }
 
@@ -146,7 +202,9 @@ async function installCrds(): Promise<void> {
     await waitFor(
       `${crd.metadata.name} established`,
       async () => {
-        const body = (await client!.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`)).body as { status?: { conditions?: { type: string; status: string }[] } };
+        const body = (await client!.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`)).body as {
+          status?: { conditions?: { type: string; status: string }[] };
+        };
         return body.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True') ? true : undefined;
       },
       30_000,
@@ -200,6 +258,7 @@ beforeAll(async () => {
     const resource = object.kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
     await ok(client.request('POST', `/apis/admissionregistration.k8s.io/v1/${resource}`, object), `creating ${object.kind} ${object.metadata.name}`);
   }
+  await judgeExpressions();
   await waitForPolicies();
   log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const c of cases) {
@@ -221,8 +280,16 @@ afterAll(async () => {
 });
 
 describe('@ValidatingPolicy on the kube-apiserver', () => {
+  it('compiles CEL as the API server does: the same expressions accepted and refused in every place', () => {
+    const disagreements = compiled.filter((x) => (x.ours.length === 0) !== (x.server === undefined)).map((x) => ({ ...x.case, ours: x.ours, server: x.server }));
+    console.log(`policy expressions: ${compiled.length} judged, ${compiled.filter((x) => x.server === undefined).length} accepted by the API server, ${disagreements.length} disagreements`);
+    expect(disagreements).toEqual([]);
+  });
+
   it('installs every generated policy and binding', () => {
-    expect(rendered.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(policies.flatMap((p) => [`ValidatingAdmissionPolicy/${p.name}`, `ValidatingAdmissionPolicyBinding/${p.name}`]).sort());
+    expect(rendered.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+      policies.flatMap((p) => [`ValidatingAdmissionPolicy/${p.name}`, `ValidatingAdmissionPolicyBinding/${p.name}`]).sort(),
+    );
   });
 
   it('replays at least 300 cases, with denials, warnings and admissions among them', () => {

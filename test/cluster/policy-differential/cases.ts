@@ -75,7 +75,12 @@ function profileCases(): PolicyCase[] {
         const spec = { ...(tier && { tier }), ...(priority !== undefined && { priority }), ...(description !== undefined && { description }) };
         cases.push({ id: `profile-create-${++n}`, operation: 'CREATE', ...PROFILE, object: profile(`p${n}`, spec) });
       }
-  cases.push({ id: 'profile-create-nospec', operation: 'CREATE', ...PROFILE, object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'nospec', namespace: PROFILES_NAMESPACE } } });
+  cases.push({
+    id: 'profile-create-nospec',
+    operation: 'CREATE',
+    ...PROFILE,
+    object: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'nospec', namespace: PROFILES_NAMESPACE } },
+  });
   let u = 0;
   for (const from of [undefined, 'silver', 'gold'])
     for (const to of [undefined, 'bronze', 'silver', 'gold'])
@@ -91,7 +96,14 @@ function profileCases(): PolicyCase[] {
 function deploymentCases(): PolicyCase[] {
   const cases: PolicyCase[] = [];
   // No empty label map: the API server drops it (omitempty), and a Deployment without labels is defaulted to its template's.
-  const labelSets: Record<string, string>[] = [{ app: 'web' }, { 'shaper.io/tier': 'bronze' }, { 'shaper.io/tier': 'gold' }, { 'shaper.io/tier': 'platinum' }, { 'shaper.io/tier': '' }, { 'shaper.io/tier': 'Gold' }];
+  const labelSets: Record<string, string>[] = [
+    { app: 'web' },
+    { 'shaper.io/tier': 'bronze' },
+    { 'shaper.io/tier': 'gold' },
+    { 'shaper.io/tier': 'platinum' },
+    { 'shaper.io/tier': '' },
+    { 'shaper.io/tier': 'Gold' },
+  ];
   labelSets.forEach((labels, i) => {
     cases.push({ id: `deployment-create-${i}`, operation: 'CREATE', ...DEPLOYMENT, object: deployment(`web${i}`, labels) });
     const name = `dep${i}`;
@@ -136,18 +148,35 @@ function configMapCases(): PolicyCase[] {
     if (namespace === 'protected') continue;
     data.forEach((d, i) => {
       for (const name of namespace === 'conditions' ? names : names.slice(0, 1)) {
-        cases.push({ id: `cm-${namespace}-${name}-${i}`, operation: 'CREATE', ...CONFIGMAP, object: configMap(namespace, `${name}-${i}`, d, namespace.startsWith('owner') && i % 3 === 0 ? { owner: 'team-a' } : undefined) });
+        cases.push({
+          id: `cm-${namespace}-${name}-${i}`,
+          operation: 'CREATE',
+          ...CONFIGMAP,
+          object: configMap(namespace, `${name}-${i}`, d, namespace.startsWith('owner') && i % 3 === 0 ? { owner: 'team-a' } : undefined),
+        });
       }
     });
     if (namespace === 'owner-prod') {
       cases.push({ id: 'cm-owner-exempt', operation: 'CREATE', ...CONFIGMAP, object: configMap(namespace, 'exempt', { a: '1' }, { 'owner-exempt': 'yes' }) });
-      cases.push({ id: 'cm-owner-update-remove', operation: 'UPDATE', ...CONFIGMAP, stored: configMap(namespace, 'owned', { a: '1' }, { owner: 'a' }), object: configMap(namespace, 'owned', { a: '2' }) });
+      cases.push({
+        id: 'cm-owner-update-remove',
+        operation: 'UPDATE',
+        ...CONFIGMAP,
+        stored: configMap(namespace, 'owned', { a: '1' }, { owner: 'a' }),
+        object: configMap(namespace, 'owned', { a: '2' }),
+      });
     }
   }
   for (const labels of [undefined, { protected: 'true' }, { protected: 'false' }]) {
     const name = `keep-${labels?.protected ?? 'none'}`;
     cases.push({ id: `cm-protected-delete-${name}`, operation: 'DELETE', ...CONFIGMAP, stored: configMap('protected', name, { a: '1' }, labels) });
-    cases.push({ id: `cm-protected-update-${name}`, operation: 'UPDATE', ...CONFIGMAP, stored: configMap('protected', `u${name}`, { a: '1' }, labels), object: configMap('protected', `u${name}`, { a: '2' }, labels) });
+    cases.push({
+      id: `cm-protected-update-${name}`,
+      operation: 'UPDATE',
+      ...CONFIGMAP,
+      stored: configMap('protected', `u${name}`, { a: '1' }, labels),
+      object: configMap('protected', `u${name}`, { a: '2' }, labels),
+    });
   }
   return cases;
 }

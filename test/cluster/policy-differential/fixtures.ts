@@ -35,7 +35,10 @@ export class DataSizeIgnore {}
   namespaceSelector: { matchLabels: { 'policy-test.shaper-gen.io/fixture': 'no-password' } },
   validations: [
     { expression: "!has(object.data) || !('password' in object.data)", message: 'a ConfigMap must not hold a password' },
-    { expression: "!has(object.data) || object.data.all(k, k.matches('^[a-z.-]+$'))", messageExpression: "'keys must be lower-case: ' + object.data.filter(k, !k.matches('^[a-z.-]+$')).join(', ')" },
+    {
+      expression: "!has(object.data) || object.data.all(k, k.matches('^[a-z.-]+$'))",
+      messageExpression: "'keys must be lower-case: ' + object.data.filter(k, !k.matches('^[a-z.-]+$')).join(', ')",
+    },
   ],
   validationActions: ['Warn', 'Audit'],
 })
@@ -98,17 +101,17 @@ export class Protected {}
   rules: [CONFIGMAPS],
   namespaceSelector: { matchLabels: { 'policy-test.shaper-gen.io/fixture': 'functions' } },
   variables: [
-    { name: 'values', expression: "has(object.data) ? object.data.map(k, object.data[k]) : []" },
+    { name: 'values', expression: 'has(object.data) ? object.data.map(k, object.data[k]) : []' },
     { name: 'ports', expression: "has(object.data) && 'ports' in object.data ? object.data.ports.split(',').map(p, int(p.trim())) : []" },
   ],
   validations: [
     { expression: 'variables.ports.all(p, p > 0 && p < 65536)', messageExpression: "'ports out of range: ' + variables.ports.filter(p, p <= 0 || p >= 65536).map(p, string(p)).join(',')" },
-    { expression: "!has(object.data.host) || object.data.host.lowerAscii() == object.data.host", message: 'host must be lower-case' },
+    { expression: '!has(object.data.host) || object.data.host.lowerAscii() == object.data.host', message: 'host must be lower-case' },
     { expression: "!has(object.data.url) || object.data.url.find('^https://[a-z.]+') != ''", message: 'url must be https' },
     { expression: "!has(object.data.tags) || sets.contains(['a', 'b', 'c'], object.data.tags.split(','))", message: 'tags must be among a, b, c' },
     { expression: "!has(object.data.name) || object.data.name.replace('_', '-').charAt(0) != '-'", message: 'name must not start with - or _' },
     { expression: 'variables.values.size() == variables.values.distinct().size()', message: 'values must be distinct' },
-    { expression: "!has(object.data.ports) || variables.ports.isSorted()", message: 'ports must be sorted' },
+    { expression: '!has(object.data.ports) || variables.ports.isSorted()', message: 'ports must be sorted' },
   ],
 })
 export class Functions {}

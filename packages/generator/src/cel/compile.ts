@@ -46,7 +46,41 @@ export function compileExpression(env: Environment, expression: string): Compile
   if (result.error) return fail(result.error.range?.start ?? 0, result.error.summary ?? result.error.message.split('\n')[0]!);
   const [problem] = astProblems(parsed.ast, source);
   if (problem) return fail(problem.offset, problem.message);
-  return { type: result.type ?? 'dyn' };
+  return { type: refinedType(env, parsed.ast, source, result.type ?? 'dyn') };
+}
+
+/** Whether the expression holds an optional field or index access (`.?a`, `[?'a']`). */
+function navigatesOptionally(node: unknown): boolean {
+  if (typeof node !== 'object' || node === null) return false;
+  const { op, args } = node as CallNode;
+  if (op === '.?' || op === '[?]') return true;
+  return Array.isArray(args) && args.some((arg) => (Array.isArray(arg) ? arg.some(navigatesOptionally) : navigatesOptionally(arg)));
+}
+
+interface CallNode {
+  readonly op: string;
+  readonly args: unknown;
+  readonly start?: number;
+  readonly end?: number;
+}
+
+/**
+ * cel-go types `object.?a.orValue(x)` — optional navigation into dyn, then
+ * orValue — as x's type (the optional's type parameter is still free), where
+ * cel-js says dyn; the API server then accepts it as a message or an audit
+ * annotation value. `optional.of(dyn).orValue(x)` stays dyn in both. Only the
+ * result's type decides acceptance, so only the outermost call is refined.
+ */
+function refinedType(env: Environment, ast: CheckedNode, source: string, type: string): string {
+  const root = ast as unknown as CallNode;
+  if (type !== 'dyn' || root.op !== 'rcall' || !Array.isArray(root.args) || root.args[0] !== 'orValue') return type;
+  const [, receiver, [argument] = []] = root.args as [string, CallNode, CallNode[]];
+  const text = (node: CallNode | undefined) => (node?.start === undefined || node.end === undefined ? undefined : source.slice(node.start, node.end));
+  const [receiverText, argumentText] = [text(receiver), text(argument)];
+  if (receiverText === undefined || argumentText === undefined || !navigatesOptionally(receiver)) return type;
+  const receiverType = env.check(receiverText).type;
+  if (receiverType !== 'optional<dyn>' && receiverType !== 'dyn') return type;
+  return env.check(argumentText).type ?? type;
 }
 
 /**
