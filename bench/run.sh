@@ -38,7 +38,7 @@ fi
 # Cached vs live lookups against kindEnv's real API server (root, and the cluster tools built from the Go module proxy).
 if command -v go >/dev/null && [ "$(id -u)" = 0 ]; then
   bash scripts/install-cluster-tools.sh
-  timeout 600 node dist/bench/cache/run.js
+  timeout 600 node bench/cache/run.ts
 else
   echo "bench: needs Go and root (kindEnv); skipping cached vs live lookups (bench/cache/run.ts)"
 fi

@@ -28,7 +28,7 @@ import { admissionTargets, formatTargets } from './targets.ts';
 import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
 import { writeSelfSignedCertificate } from '../support/self-signed-certificate.ts';
 import { runWrk, type WrkResult } from '../support/wrk.ts';
-import { freePort } from '../../test/support/free-port.ts';
+import { freePort } from '../../support/free-port.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const argument = (name: string, fallback: string) => {

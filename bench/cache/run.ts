@@ -8,7 +8,7 @@
  * Reports req/s, p50/p99 and the API server's own count of Profile GET and
  * LIST/WATCH requests during each cell (apiserver_request_total).
  *
- *   node dist/bench/cache/run.js [--rounds 3] [--duration 5]
+ *   node bench/cache/run.ts [--rounds 3] [--duration 5]
  *
  * Writes bench/results/cache.json.
  */
@@ -20,14 +20,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { createKindEnv } from '../../test/kindenv/index.js';
-import { waitFor } from '../../test/kindenv/processes.js';
-import { freePort } from '../../test/support/free-port.js';
-import { REPO_ROOT } from '../../test/support/fixture-project.js';
-import { createTestCA } from '../../test/support/pki.js';
-import { assignmentReview } from '../admission/bodies.js';
-import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.js';
-import { runWrk, type WrkResult } from '../support/wrk.js';
+import { createKindEnv } from '../../support/kindenv/index.ts';
+import { waitFor } from '../../support/kindenv/processes.ts';
+import { freePort } from '../../support/free-port.ts';
+import { REPO_ROOT } from '../../support/repo-root.ts';
+import { createTestCA } from '../../support/pki.ts';
+import { assignmentReview } from '../admission/bodies.ts';
+import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
+import { runWrk, type WrkResult } from '../support/wrk.ts';
 
 const argument = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);

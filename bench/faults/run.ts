@@ -21,13 +21,13 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
-import { judgeResponses } from '../../test/support/oracle.ts';
-import { baseReviews, faultCorpus } from './corpus.ts';
-import { sendAll } from './send.ts';
+import { judgeResponses } from '../../support/oracle.ts';
+import { baseReviews, faultCorpus } from '../../support/faults/corpus.ts';
+import { sendAll } from '../../support/faults/send.ts';
 import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
 import { writeSelfSignedCertificate } from '../support/self-signed-certificate.ts';
-import { freePort } from '../../test/support/free-port.ts';
-import { oracleCases, tally } from './tally.ts';
+import { freePort } from '../../support/free-port.ts';
+import { oracleCases, tally } from '../../support/faults/tally.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const argument = (name: string, fallback: string) => {

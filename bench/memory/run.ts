@@ -17,8 +17,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { profileReview } from '../admission/bodies.ts';
 import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
-import { REVIEW_SHAPES, shapedReview } from '../support/review-shapes.ts';
-import { freePort } from '../../test/support/free-port.ts';
+import { REVIEW_SHAPES, shapedReview } from '../../support/review-shapes.ts';
+import { freePort } from '../../support/free-port.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const renderedNodeOptions = chartNodeOptions(repo);

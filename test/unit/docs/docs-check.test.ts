@@ -11,7 +11,7 @@ import { readValueDocs } from '../../../scripts/docs/chart-values.ts';
 import { checkDocs } from '../../../scripts/docs/links.ts';
 import { differingPages, renderReferencePages, type ReferencePage } from '../../../scripts/docs/reference.ts';
 import { webhookTemplateFields } from '../../../scripts/docs/template-fields.ts';
-import { REPO_ROOT } from '../../support/repo-root.js';
+import { REPO_ROOT } from '../../../support/repo-root.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-docs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
