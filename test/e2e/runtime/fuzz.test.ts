@@ -1,5 +1,5 @@
 /**
- * Malformed input over real HTTPS (a tenth of every class of bench/faults's
+ * Malformed input over real HTTPS (a tenth of every class of support/faults's
  * corpus, every large body): no transport error, no HTTP 5xx, every answer an
  * AdmissionReview that the API machinery decodes strictly, with the uid the
  * request carried and in the version it asked in; the server keeps serving.
