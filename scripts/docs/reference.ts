@@ -1,6 +1,7 @@
 /** The generated reference pages: where each is written, what renders it from the code, and which differ from the files. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { chartContractPage } from './chart-contract.ts';
 import { chartValuesPage } from './chart-values.ts';
 import { cliPage } from './cli-reference.ts';
 import { decoratorOptionsPage } from './decorator-options.ts';
@@ -19,6 +20,7 @@ const PAGES: readonly { readonly file: string; readonly render: (root: string) =
   { file: 'docs/reference/chart-values.md', render: chartValuesPage },
   { file: 'docs/reference/server-config.md', render: serverConfigPage },
   { file: 'docs/reference/metrics.md', render: metricsPage },
+  { file: 'docs/reference/chart-contract.md', render: chartContractPage },
 ];
 
 /** Every page as the code in `root` gives it now. */

@@ -21,10 +21,10 @@ import type { ResolvedValidatingPolicy } from '../../runtime/options/policy-type
 import { ProfileDescriptionPolicy } from '../../sample/policies/profile-description-policy.js';
 import { ProfileTierPolicy } from '../../sample/policies/profile-tier-policy.js';
 import { TierLabelPolicy } from '../../sample/policies/tier-label-policy.js';
-import { startControlPlane, type ControlPlane } from '../kindenv/control-plane.js';
-import { waitFor } from '../kindenv/processes.js';
+import { startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
+import { waitFor } from '../../support/kindenv/processes.js';
 import { helmTemplate, type K8sObject } from '../support/helm.js';
-import { REPO_ROOT } from '../support/repo-root.js';
+import { REPO_ROOT } from '../../support/repo-root.js';
 import { apiClient, collectionPath, type ApiAnswer, type ApiClient } from './policy-differential/api-client.js';
 import { policyCases, PROFILES_NAMESPACE, WORKLOADS_NAMESPACE, type Obj, type PolicyCase } from './policy-differential/cases.js';
 import { EXPRESSION_CASES, type ExpressionCase } from './policy-differential/expressions.js';

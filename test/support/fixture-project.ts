@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import { emitDeclarationsPackage } from './declarations-package.js';
-import { REPO_ROOT } from './repo-root.js';
+import { REPO_ROOT } from '../../support/repo-root.js';
 
 export { REPO_ROOT };
 

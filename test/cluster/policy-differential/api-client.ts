@@ -5,7 +5,7 @@
  * with commas, which warnings contain).
  */
 import https from 'node:https';
-import type { ControlPlane } from '../../kindenv/control-plane.js';
+import type { ControlPlane } from '../../../support/kindenv/control-plane.js';
 
 export interface ApiAnswer {
   readonly status: number;

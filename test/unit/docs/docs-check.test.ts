@@ -11,7 +11,7 @@ import { readValueDocs } from '../../../scripts/docs/chart-values.ts';
 import { checkDocs } from '../../../scripts/docs/links.ts';
 import { differingPages, renderReferencePages, type ReferencePage } from '../../../scripts/docs/reference.ts';
 import { webhookTemplateFields } from '../../../scripts/docs/template-fields.ts';
-import { REPO_ROOT } from '../../support/repo-root.js';
+import { REPO_ROOT } from '../../../support/repo-root.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-docs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -38,6 +38,7 @@ describe('the generated reference pages', () => {
       'docs/reference/chart-values.md',
       'docs/reference/server-config.md',
       'docs/reference/metrics.md',
+      'docs/reference/chart-contract.md',
     ]);
     expect(differingPages(pages, REPO_ROOT)).toEqual([]);
   });
@@ -48,6 +49,7 @@ describe('the generated reference pages', () => {
       [pages[2]!.file]: pages[2]!.content,
       [pages[3]!.file]: pages[3]!.content,
       [pages[4]!.file]: pages[4]!.content,
+      [pages[5]!.file]: pages[5]!.content,
     });
     expect(differingPages(pages, root)).toEqual([
       { file: pages[0]!.file, state: 'stale' },
@@ -55,14 +57,17 @@ describe('the generated reference pages', () => {
     ]);
   });
 
-  it('cover every option, command and chart value', () => {
-    const [options, cli, values, config, metrics] = pages.map((page) => page.content);
+  it('cover every option, command, chart value and contract entry', () => {
+    const [options, cli, values, config, metrics, contract] = pages.map((page) => page.content);
     for (const option of ['path', 'mutating', 'rules', 'failurePolicy', 'matchConditions', 'rbac', 'cache']) expect(options).toContain(`## \`${option}\``);
     for (const command of ['init', 'manifests', 'dev', 'serve']) expect(cli).toContain(`## \`shaper-gen ${command}\``);
     expect(cli).toContain('--no-install');
     expect(values).toContain('| `server.shutdown.drainSeconds` | int | `5` |');
     expect(config).toContain('| `shutdown.drainSeconds` | integer ≥ 0, ≤ 600 | `5` |');
     expect(metrics).toContain('| `shaper_webhook_request_duration_seconds` | histogram | `webhook` |');
+    expect(contract).toContain('| `service.port` | int | `443` |');
+    expect(contract).toContain('`define "<chart>.fullname"`');
+    expect(contract).toContain('`<fullname>-serving-cert`');
   });
 });
 

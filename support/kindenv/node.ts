@@ -16,9 +16,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import type { NetworkNamespace } from './netns.js';
-import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.js';
-import { tool } from './tools.js';
+import type { NetworkNamespace } from './netns.ts';
+import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.ts';
+import { tool } from './tools.ts';
 
 const run = promisify(execFile);
 

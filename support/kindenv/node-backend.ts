@@ -12,17 +12,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { AppsV1Api, CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { REPO_ROOT } from '../support/fixture-project.js';
-import { httpText } from '../support/http-text.js';
-import { startControlPlane, type ControlPlane } from './control-plane.js';
-import { startControllers } from './controllers.js';
-import { baseImages, buildImage, type BuiltImage } from './images.js';
-import { helmFullname, labelledNamespace, type KindEnv, type KindEnvPod } from './kindenv.js';
-import { createNetworkNamespace } from './netns.js';
-import { startNode, type KindNode } from './node.js';
-import { waitFor, type ManagedProcess } from './processes.js';
-import { tool } from './tools.js';
-import { unmountUnder } from './mounts.js';
+import { REPO_ROOT } from '../repo-root.ts';
+import { httpText } from '../http-text.ts';
+import { startControlPlane, type ControlPlane } from './control-plane.ts';
+import { startControllers } from './controllers.ts';
+import { baseImages, buildImage, type BuiltImage } from './images.ts';
+import { helmFullname, labelledNamespace, type KindEnv, type KindEnvPod } from './kindenv.ts';
+import { createNetworkNamespace } from './netns.ts';
+import { startNode, type KindNode } from './node.ts';
+import { waitFor, type ManagedProcess } from './processes.ts';
+import { tool } from './tools.ts';
+import { unmountUnder } from './mounts.ts';
 
 const run = promisify(execFile);
 
@@ -34,7 +34,7 @@ export async function createNodeBackend(log: (line: string) => void): Promise<Ki
   let node: KindNode | undefined;
   let kubeConfig: KubeConfig | undefined;
   const stop = async () => {
-    if (node && kubeConfig) await removeAllPods(kubeConfig, log).catch((error: Error) => log(`removing pods: ${error.message}`));
+    if (node && kubeConfig) await removeAllPods(kubeConfig, log).catch((error: unknown) => log(`removing pods: ${error instanceof Error ? error.message : String(error)}`));
     await node?.stop();
     for (const process of controllers.reverse()) await process.stop();
     await controlPlane?.stop();

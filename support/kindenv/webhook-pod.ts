@@ -8,11 +8,11 @@
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { REPO_ROOT } from '../support/fixture-project.js';
-import { httpText } from '../support/http-text.js';
-import { writeKubeconfig } from './control-plane.js';
-import type { NetworkNamespace } from './netns.js';
-import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.js';
+import { REPO_ROOT } from '../repo-root.ts';
+import { httpText } from '../http-text.ts';
+import { writeKubeconfig } from './control-plane.ts';
+import type { NetworkNamespace } from './netns.ts';
+import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.ts';
 
 export interface WebhookPodOptions {
   kubeConfig: KubeConfig;
@@ -127,8 +127,11 @@ export async function startWebhookPod(options: WebhookPodOptions): Promise<Webho
 class SecretProjection {
   private version = 0;
   private current: string | undefined;
+  private readonly dir: string;
 
-  constructor(private readonly dir: string) {}
+  constructor(dir: string) {
+    this.dir = dir;
+  }
 
   project(data: Record<string, string>): void {
     const versionDir = `..${Date.now()}_${++this.version}`;

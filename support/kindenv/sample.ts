@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { REPO_ROOT } from '../support/fixture-project.js';
-import { waitForInjectedCA } from './admission-status.js';
-import { FULLNAME, type InstallResult, type KindEnv } from './kindenv.js';
-import { waitFor } from './processes.js';
+import { REPO_ROOT } from '../repo-root.ts';
+import { waitForInjectedCA } from './admission-status.ts';
+import { FULLNAME, type InstallResult, type KindEnv } from './kindenv.ts';
+import { waitFor } from './processes.ts';
 
 export const SAMPLE_GROUP = 'shaper.io';
 export const SAMPLE_VERSION = 'v1alpha1';

@@ -7,7 +7,7 @@
  * full corpus) and the e2e fuzz test (a sample of every class).
  */
 import { gzipSync } from 'node:zlib';
-import { seededRandom } from '../../test/support/seeded-random.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 export interface FaultCase {
   /** The class of fault, for the tally. */

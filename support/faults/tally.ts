@@ -1,11 +1,7 @@
 /** Turns fault answers (and the oracle's verdicts on them) into counts per class and HTTP status, and the list of what went wrong. */
+import type { ResponseCase, ResponseVerdict } from '../oracle.ts';
 import type { FaultCase } from './corpus.ts';
 import type { Answer } from './send.ts';
-
-export interface OracleVerdict {
-  problems: string[];
-  apiVersion?: string;
-}
 
 export interface FaultTally {
   cases: number;
@@ -22,21 +18,12 @@ export interface FaultTally {
   foreignUid: { kind: string; uid: string }[];
 }
 
-/** What the oracle judges for one answer (see test/support/oracle.ts ResponseCase). */
-export interface OracleCase {
-  body: string;
-  uid: string;
-  mutating: boolean;
-  webhook: string;
-  object?: unknown;
-}
-
 /**
  * The oracle's input for each answer: the uid the API server would check is
  * the body's own, or, for a body that is not JSON, the answer's (whether that
  * uid is one the body holds is the tally's foreignUid check).
  */
-export function oracleCases(cases: readonly FaultCase[], answers: readonly Answer[]): OracleCase[] {
+export function oracleCases(cases: readonly FaultCase[], answers: readonly Answer[]): ResponseCase[] {
   return cases.map((fault, i) => ({
     body: answers[i]!.text,
     uid: fault.uid ?? answerUid(answers[i]!),
@@ -72,7 +59,7 @@ export function readRequest(fault: FaultCase): { object?: unknown; apiVersion?: 
   }
 }
 
-export function tally(cases: readonly FaultCase[], answers: readonly Answer[], verdicts: readonly OracleVerdict[]): FaultTally {
+export function tally(cases: readonly FaultCase[], answers: readonly Answer[], verdicts: readonly ResponseVerdict[]): FaultTally {
   const result: FaultTally = { cases: cases.length, statuses: {}, transportErrors: [], unparseable: [], rejectedByOracle: [], wrongApiVersion: [], foreignUid: [] };
   cases.forEach((fault, i) => {
     const answer = answers[i]!;

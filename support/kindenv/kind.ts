@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
-import { REPO_ROOT } from '../support/fixture-project.js';
-import type { KindEnv } from './kindenv.js';
-import { FULLNAME, RELEASE, RELEASE_NAMESPACE } from './kindenv.js';
-import { tool } from './tools.js';
+import { REPO_ROOT } from '../repo-root.ts';
+import type { KindEnv } from './kindenv.ts';
+import { FULLNAME, RELEASE, RELEASE_NAMESPACE } from './kindenv.ts';
+import { tool } from './tools.ts';
 
 const run = promisify(execFile);
 const CERT_MANAGER_MANIFEST = process.env.SHAPER_CERT_MANAGER_MANIFEST ?? 'https://github.com/cert-manager/cert-manager/releases/download/v1.21.2/cert-manager.yaml';

@@ -10,10 +10,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { freePort } from '../support/free-port.js';
-import { createTestCA, type Pem, type TestCA } from '../support/pki.js';
-import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.js';
-import { certManagerCrdsDir, tool } from './tools.js';
+import { freePort } from '../free-port.ts';
+import { createTestCA, type Pem, type TestCA } from '../pki.ts';
+import { GiveUp, startProcess, waitFor, type ManagedProcess } from './processes.ts';
+import { certManagerCrdsDir, tool } from './tools.ts';
 
 export interface ControlPlane {
   readonly ca: TestCA;

@@ -9,14 +9,14 @@
  *   harness runs `shaper-gen serve` as the pod. Fast, for local iteration.
  * - `kind` (SHAPER_KINDENV=kind, needs Docker): see kind.ts.
  */
-import type { KindEnv } from './kindenv.js';
+import type { KindEnv } from './kindenv.ts';
 
-export * from './kindenv.js';
+export * from './kindenv.ts';
 
 export async function createKindEnv(log: (line: string) => void = (line) => process.stderr.write(`kindenv: ${line}\n`)): Promise<KindEnv> {
   const backend = process.env.SHAPER_KINDENV ?? 'node';
-  if (backend === 'node') return (await import('./node-backend.js')).createNodeBackend(log);
-  if (backend === 'local') return (await import('./local-backend.js')).createLocalBackend(log);
-  if (backend === 'kind') return (await import('./kind.js')).createKindBackend(log);
+  if (backend === 'node') return (await import('./node-backend.ts')).createNodeBackend(log);
+  if (backend === 'local') return (await import('./local-backend.ts')).createLocalBackend(log);
+  if (backend === 'kind') return (await import('./kind.ts')).createKindBackend(log);
   throw new Error(`SHAPER_KINDENV=${backend}: expected node, local or kind`);
 }

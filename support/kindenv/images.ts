@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../support/fixture-project.js';
+import { REPO_ROOT } from '../repo-root.ts';
 
 const run = promisify(execFile);
 
@@ -44,8 +44,10 @@ export async function buildImage(contextDir: string, repository: string, nodeBas
     await run('buildah', ['bud', '--quiet', '--layers', '--pull-never', '--network', 'host', '--build-arg', `NODE_IMAGE=${nodeBase}`, '--iidfile', idFile, '-f', 'Dockerfile', '.'], {
       cwd: contextDir,
       maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`buildah bud in ${contextDir} failed:\n${(error.stderr || error.stdout || error.message).split('\n').slice(-30).join('\n')}`);
+    }).catch((error: unknown) => {
+      // execFile's error carries the child's output.
+      const { stdout, stderr, message } = error as { stdout?: string; stderr?: string; message: string };
+      throw new Error(`buildah bud in ${contextDir} failed:\n${(stderr || stdout || message).split('\n').slice(-30).join('\n')}`);
     });
     const id = readFileSync(idFile, 'utf8')
       .trim()

@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { REPO_ROOT } from '../support/fixture-project.js';
-import { startControlPlane, type ControlPlane } from './control-plane.js';
-import { helmFullname, labelledNamespace, RELEASE, RELEASE_NAMESPACE, type KindEnv } from './kindenv.js';
-import { createNetworkNamespace } from './netns.js';
-import { tool } from './tools.js';
-import { startWebhookPod, type WebhookPod } from './webhook-pod.js';
+import { REPO_ROOT } from '../repo-root.ts';
+import { startControlPlane, type ControlPlane } from './control-plane.ts';
+import { helmFullname, labelledNamespace, RELEASE, RELEASE_NAMESPACE, type KindEnv } from './kindenv.ts';
+import { createNetworkNamespace } from './netns.ts';
+import { tool } from './tools.ts';
+import { startWebhookPod, type WebhookPod } from './webhook-pod.ts';
 
 const run = promisify(execFile);
 

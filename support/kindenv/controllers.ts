@@ -6,10 +6,10 @@
  * scheduler. Both run on the host against the API server on loopback.
  */
 import path from 'node:path';
-import { freePort } from '../support/free-port.js';
-import type { ControlPlane } from './control-plane.js';
-import { startProcess, type ManagedProcess } from './processes.js';
-import { tool } from './tools.js';
+import { freePort } from '../free-port.ts';
+import type { ControlPlane } from './control-plane.ts';
+import { startProcess, type ManagedProcess } from './processes.ts';
+import { tool } from './tools.ts';
 
 export async function startControllers(controlPlane: ControlPlane, dir: string, log: (line: string) => void): Promise<ManagedProcess[]> {
   const kubeconfig = controlPlane.kubeconfigPath;

@@ -1,24 +1,24 @@
 /**
  * Start-up cost of `shaper-gen manifests` beside kubebuilder's controller-gen
- * (`controller-gen webhook paths=./...`, v0.23.0) on projects of the same
- * shape: the sample application (4 webhooks; Go: the same four markers) and
- * 2,000 files in packages of 100 with 200 webhooks. Cold processes, the two
- * tools run alternately (order swapped every round) after one warm-up run
- * each; median wall time and peak RSS over --runs rounds. Prints a table with
- * the targets; writes bench/results/generator-startup.json.
+ * (node bench/run.ts generator-startup; `controller-gen webhook paths=./...`,
+ * v0.23.0) on projects of the same shape: the sample application (4 webhooks;
+ * Go: the same four markers) and 2,000 files in packages of 100 with 200
+ * webhooks. Cold processes, the two tools run alternately (order swapped every
+ * round) after one warm-up run each; median wall time and peak RSS over
+ * --runs rounds, and the targets. Also writes bench/results/generator-startup.json.
  *
  * controller-gen is built once with `go install` into the cache
- * ($SHAPER_GEN_CACHE or ~/.cache/shaper-gen, bench-bin/); Go must be installed.
- *
- *   node bench/generator-startup.ts [--runs 10] [--files 2000]
+ * ($SHAPER_GEN_CACHE or ~/.cache/shaper-gen, bench-bin/) by the preparation.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeSampleGoProject, writeSyntheticGoProject } from './support/synthetic-go-project.ts';
-import { writeSyntheticProject } from './support/synthetic-project.ts';
+import { defineBenchmark } from '../support/benchmark.ts';
+import type { Report } from '../support/report.ts';
+import { writeSampleGoProject, writeSyntheticGoProject } from '../support/synthetic-go-project.ts';
+import { writeSyntheticProject } from '../support/synthetic-project.ts';
 
 const CONTROLLER_GEN_VERSION = 'v0.23.0';
 const TARGETS = { sampleWallSeconds: 0.3, largePeakRssMiB: 120 };
@@ -26,17 +26,10 @@ const TARGETS = { sampleWallSeconds: 0.3, largePeakRssMiB: 120 };
 const RUN_TIMEOUT_MS = 60_000;
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const cli = path.join(repoRoot, 'dist/bin/shaper-gen.js');
 const rssReporter = path.join(repoRoot, 'bench/support/peak-rss.mjs');
-const gnuTime = ['/usr/bin/time', '/bin/time'].find((file) => existsSync(file));
-
-const argument = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1]! : fallback;
-};
-const runs = Number(argument('runs', '10'));
-const largeFiles = Number(argument('files', '2000'));
+const gnuTime = () => ['/usr/bin/time', '/bin/time'].find((file) => existsSync(file));
 
 interface Sample {
   readonly wallSeconds: number;
@@ -56,12 +49,13 @@ interface Tool {
 
 /** One cold run: wall time from spawn to exit; peak RSS from GNU time (else Node's own report; Go: not measured). */
 function measure(tool: Tool, timeFile: string): Sample {
+  const time = gnuTime();
   const options: SpawnSyncOptions = { cwd: tool.cwd, env: tool.env ?? process.env, encoding: 'utf8', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' };
   let command = tool.command;
   let args = [...tool.args];
-  if (gnuTime) {
+  if (time) {
     args = ['-f', '%M', '-o', timeFile, command, ...args];
-    command = gnuTime;
+    command = time;
   } else if (tool.name === 'shaper-gen') {
     args = ['--import', rssReporter, ...args];
   }
@@ -73,7 +67,7 @@ function measure(tool: Tool, timeFile: string): Sample {
     throw new Error(`${tool.name} failed in ${tool.cwd} (${result.error?.message ?? `exit ${result.status}`}):\n${stdout}${String(result.stderr)}`);
   }
   let peakRssKiB = NaN;
-  if (gnuTime) peakRssKiB = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
+  if (time) peakRssKiB = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
   else if (tool.name === 'shaper-gen') peakRssKiB = Number(/SHAPER_BENCH_MAXRSS_KB=(\d+)/.exec(String(result.stderr))?.[1]);
   return { wallSeconds, peakRssMiB: peakRssKiB / 1024, stdout };
 }
@@ -153,11 +147,8 @@ function countFiles(dir: string, accept: (file: string) => boolean): number {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(accept).length;
 }
 
-if (!existsSync(cli)) throw new Error(`${cli} is missing: npm run build first`);
-const controllerGen = ensureControllerGen();
-const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-startup-'));
-const timeFile = path.join(work, 'time.txt');
-try {
+/** The sample and a synthetic project of `largeFiles` files, each in TypeScript and Go, written under `work`. */
+function writeProjects(work: string, largeFiles: number, controllerGen: string): Project[] {
   const goSample = path.join(work, 'go-sample');
   const goLarge = path.join(work, `go-${largeFiles}`);
   const tsLarge = path.join(work, `ts-${largeFiles}`);
@@ -165,8 +156,8 @@ try {
   const { markers } = writeSyntheticGoProject(goLarge, largeFiles);
   mkdirSync(tsLarge);
   const { decorated } = writeSyntheticProject(tsLarge, largeFiles, repoRoot);
-
-  const projects: Project[] = [
+  if (markers !== decorated) throw new Error(`Go project has ${markers} markers, TypeScript ${decorated} decorators`);
+  return [
     {
       name: 'sample',
       files: {
@@ -184,14 +175,15 @@ try {
       tools: [controllerGenTool(controllerGen, goLarge), shaperGenTool(tsLarge, [])],
     },
   ];
-  if (markers !== decorated) throw new Error(`Go project has ${markers} markers, TypeScript ${decorated} decorators`);
+}
 
+/** One warm-up per tool (which must find every webhook), then `runs` alternating rounds; the medians per project and tool. */
+function measureAll(projects: readonly Project[], runs: number, timeFile: string): Row[] {
   const samples = new Map<Tool, Sample[]>();
   for (const project of projects) {
     for (const tool of project.tools) {
       // Warm-up (file system cache, Node's compile cache, go list's cache), and a check that the run does the work.
-      const warm = measure(tool, timeFile);
-      const found = tool.webhooks(warm);
+      const found = tool.webhooks(measure(tool, timeFile));
       if (found !== project.webhooks) throw new Error(`${tool.name} found ${found} webhooks in ${project.name}, expected ${project.webhooks}`);
       samples.set(tool, []);
     }
@@ -202,8 +194,7 @@ try {
       for (const tool of order) samples.get(tool)!.push(measure(tool, timeFile));
     }
   }
-
-  const rows: Row[] = projects.flatMap((project) =>
+  return projects.flatMap((project) =>
     project.tools.map((tool) => {
       const measured = samples.get(tool)!;
       return {
@@ -217,24 +208,23 @@ try {
       };
     }),
   );
+}
 
+function reportRows(report: Report, rows: readonly Row[], runs: number, largeFiles: number) {
   const row = (project: string, tool: string) => rows.find((r) => r.project === project && r.tool === tool)!;
   const sample = row('sample', 'shaper-gen');
   const largeTs = row(`${largeFiles} files`, 'shaper-gen');
   const largeGo = row(`${largeFiles} files`, 'controller-gen');
-  const mark = (ok: boolean) => (ok ? '✔' : '✘');
   const mib = (value: number) => (Number.isNaN(value) ? 'n/a' : value.toFixed(0));
-
-  console.log(
-    `\nshaper-gen manifests vs controller-gen ${CONTROLLER_GEN_VERSION} (webhook paths=./...): cold processes, alternating, ` +
-      `median of ${runs}; node ${process.version}, ${os.cpus().length} cores, peak RSS ${gnuTime ? 'by GNU time' : 'by the process itself (Go: not measured)'}`,
+  report.line(
+    `\`shaper-gen manifests\` beside controller-gen ${CONTROLLER_GEN_VERSION} (\`webhook paths=./...\`): cold processes, alternating, ` +
+      `median of ${runs}; peak RSS ${gnuTime() ? 'by GNU time' : 'by the process itself (Go: not measured)'}.`,
   );
-  console.log('project        tool             files  webhooks  wall (s)  peak RSS (MiB)');
-  for (const r of rows) {
-    console.log(
-      `${r.project.padEnd(14)} ${r.tool.padEnd(15)} ${String(r.files).padStart(6)} ${String(r.webhooks).padStart(9)} ${r.wallSeconds.toFixed(2).padStart(9)} ${mib(r.peakRssMiB).padStart(15)}`,
-    );
-  }
+  report.line();
+  report.table(
+    ['project', 'tool', 'files', 'webhooks', 'wall (s)', 'peak RSS (MiB)'],
+    rows.map((r) => [r.project, r.tool, r.files, r.webhooks, r.wallSeconds.toFixed(2), mib(r.peakRssMiB)]),
+  );
   const targets = [
     { target: `sample: shaper-gen wall ≤ ${TARGETS.sampleWallSeconds.toFixed(2)} s`, result: `${sample.wallSeconds.toFixed(2)} s`, met: sample.wallSeconds <= TARGETS.sampleWallSeconds },
     {
@@ -244,14 +234,36 @@ try {
     },
     { target: `${largeFiles} files: shaper-gen peak RSS ≤ ${TARGETS.largePeakRssMiB} MiB`, result: `${mib(largeTs.peakRssMiB)} MiB`, met: largeTs.peakRssMiB <= TARGETS.largePeakRssMiB },
   ];
-  console.log('\ntarget                                          result              met');
-  for (const t of targets) console.log(`${t.target.padEnd(47)} ${t.result.padEnd(19)} ${mark(t.met)}`);
-
-  mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
-  writeFileSync(
-    path.join(repoRoot, 'bench/results/generator-startup.json'),
-    `${JSON.stringify({ node: process.version, controllerGen: CONTROLLER_GEN_VERSION, runs, rows, targets }, null, 2)}\n`,
+  report.line();
+  report.table(
+    ['target', 'result', 'met'],
+    targets.map((t) => [t.target, t.result, t.met ? '✔' : '✘']),
   );
-} finally {
-  rmSync(work, { recursive: true, force: true });
+  return targets;
 }
+
+export default defineBenchmark({
+  options: {
+    runs: { kind: 'number', default: 10, description: 'alternating rounds after the warm-up; medians are reported' },
+    files: { kind: 'number', default: 2000, description: 'files of the large synthetic project (a tenth decorated)' },
+  },
+  prepare() {
+    ensureControllerGen();
+  },
+  async main({ runs, files: largeFiles }, report) {
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: npm run build first`);
+    const controllerGen = ensureControllerGen();
+    const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-startup-'));
+    try {
+      const rows = measureAll(writeProjects(work, largeFiles, controllerGen), runs, path.join(work, 'time.txt'));
+      const targets = reportRows(report, rows, runs, largeFiles);
+      mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
+      writeFileSync(
+        path.join(repoRoot, 'bench/results/generator-startup.json'),
+        `${JSON.stringify({ node: process.version, controllerGen: CONTROLLER_GEN_VERSION, runs, rows, targets }, null, 2)}\n`,
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+});

@@ -1,7 +1,7 @@
 /** What a client sees when a webhook denies, and the wait for cainjector: shared by the cluster scenarios. */
 import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
-import type { KindEnv } from './kindenv.js';
-import { waitFor } from './processes.js';
+import type { KindEnv } from './kindenv.ts';
+import { waitFor } from './processes.ts';
 
 export interface ClientStatus {
   kind: 'Status';
