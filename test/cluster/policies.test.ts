@@ -147,7 +147,7 @@ function caseObjects(c: PolicyCase): { sent?: Obj; old?: Obj } {
 async function serverOutcome(c: PolicyCase): Promise<{ outcome: Outcome }> {
   const target = c.object ?? c.stored!;
   const { name, namespace } = target.metadata;
-  const { sent, old } = caseObjects(c);
+  const { sent } = caseObjects(c);
   const answer: ApiAnswer =
     c.operation === 'CREATE'
       ? await client!.request('POST', `${collectionPath(c.resource, namespace)}?dryRun=All`, sent)

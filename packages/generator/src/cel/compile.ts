@@ -74,7 +74,8 @@ interface CallNode {
 function refinedType(env: Environment, ast: CheckedNode, source: string, type: string): string {
   const root = ast as unknown as CallNode;
   if (type !== 'dyn' || root.op !== 'rcall' || !Array.isArray(root.args) || root.args[0] !== 'orValue') return type;
-  const [, receiver, [argument] = []] = root.args as [string, CallNode, CallNode[]];
+  const [, receiver, argumentList] = root.args as [string, CallNode, CallNode[] | undefined];
+  const argument = argumentList?.[0];
   const text = (node: CallNode | undefined) => (node?.start === undefined || node.end === undefined ? undefined : source.slice(node.start, node.end));
   const [receiverText, argumentText] = [text(receiver), text(argument)];
   if (receiverText === undefined || argumentText === undefined || !navigatesOptionally(receiver)) return type;

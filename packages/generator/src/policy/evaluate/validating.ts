@@ -201,7 +201,7 @@ function expressionRunner(policy: ResolvedValidatingPolicy, input: EvaluationInp
     authorizer: LOCAL_AUTHORIZER,
     ...(hasParams && { params: celValue(input.params ?? null) }),
   };
-  const evaluate = (expression: string, authorizer: boolean) => environment(authorizer).evaluate(expression.trim(), activation);
+  const evaluate = (expression: string, authorizer: boolean): unknown => environment(authorizer).evaluate(expression.trim(), activation) as unknown;
   const run: Run = (expression, authorizer = true) => {
     try {
       return evaluate(expression, authorizer);
