@@ -112,8 +112,8 @@ export const RUNTIME_FUNCTIONS: Readonly<Record<string, Handler>> = {
 export function runtimeFunction(signature: string): Handler | undefined {
   const own = RUNTIME_FUNCTIONS[signature];
   if (own) return own;
-  if (/^list<.+>\.sort\(\): /.test(signature)) return ((list: unknown[]) => [...list].sort(compare));
-  if (/^list<.+>\.isSorted\(\): bool$/.test(signature)) return ((list: unknown[]) => list.every((item, i) => i === 0 || compare(list[i - 1], item) <= 0));
+  if (/^list<.+>\.sort\(\): /.test(signature)) return (list: unknown[]) => [...list].sort(compare);
+  if (/^list<.+>\.isSorted\(\): bool$/.test(signature)) return (list: unknown[]) => list.every((item, i) => i === 0 || compare(list[i - 1], item) <= 0);
   if (/^list<.+>\.min\(\): /.test(signature)) return extreme(-1);
   if (/^list<.+>\.max\(\): /.test(signature)) return extreme(1);
   if (/^list<.+>\.sum\(\): /.test(signature)) return sum;
