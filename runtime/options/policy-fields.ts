@@ -91,7 +91,7 @@ function checkVariable(value: unknown, path: ProblemPath, report: Report): Polic
 
 function checkValidation(value: unknown, path: ProblemPath, report: Report): Validation | undefined {
   return validOnly(report, (report) => {
-    const validation = expectObject(value, path, report, ['expression', 'message', 'messageExpression', 'reason', 'fieldPath']);
+    const validation = expectObject(value, path, report, ['expression', 'message', 'messageExpression', 'reason']);
     if (!validation) return undefined;
     const at = (key: string) => [...path, key];
     const text =
@@ -108,15 +108,12 @@ function checkValidation(value: unknown, path: ProblemPath, report: Report): Val
           );
     const messageExpression = validation.messageExpression === undefined ? undefined : expression('messageExpression')(validation.messageExpression, at('messageExpression'), report);
     const reason = validation.reason === undefined ? undefined : oneOf(VALIDATION_REASONS)(validation.reason, at('reason'), report);
-    const fieldPath =
-      validation.fieldPath === undefined ? undefined : stringWhere((f) => (f.trim() === '' ? 'fieldPath must not be empty when set' : undefined))(validation.fieldPath, at('fieldPath'), report);
     if (text === undefined) return undefined;
     return {
       expression: text,
       ...(message !== undefined && { message }),
       ...(messageExpression !== undefined && { messageExpression }),
       ...(reason && { reason }),
-      ...(fieldPath !== undefined && { fieldPath }),
     };
   });
 }

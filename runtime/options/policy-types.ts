@@ -31,8 +31,6 @@ export interface Validation {
   readonly messageExpression?: string;
   /** The status reason of the refusal: Invalid (default), Forbidden, Unauthorized or RequestEntityTooLarge. */
   readonly reason?: ValidationReason;
-  /** JSONPath of the field the failure concerns, e.g. `spec.replicas`. */
-  readonly fieldPath?: string;
 }
 
 /** An audit annotation `<policy name>/<key>` with the value of `valueExpression` (a string, or null to leave it out). */

@@ -13,13 +13,11 @@ import { GROUP, VERSION } from '../api/group.js';
     {
       expression: "variables.tier != 'gold' || !has(object.spec.priority) || object.spec.priority >= 500",
       messageExpression: "'a gold Profile needs priority 500 or more, got ' + string(object.spec.priority)",
-      fieldPath: 'spec.priority',
       reason: 'Invalid',
     },
     {
       expression: "request.operation != 'UPDATE' || !has(oldObject.spec) || !has(oldObject.spec.tier) || variables.tier == oldObject.spec.tier",
       message: 'spec.tier is immutable once set',
-      fieldPath: 'spec.tier',
     },
   ],
   auditAnnotations: [{ key: 'tier', valueExpression: 'string(variables.tier)' }],

@@ -15,7 +15,6 @@ import { TIER_LABEL } from '../api/group.js';
     {
       expression: `object.metadata.labels['${TIER_LABEL}'] in ['bronze', 'silver', 'gold']`,
       messageExpression: `'label ${TIER_LABEL} must be one of bronze, silver, gold, got ' + object.metadata.labels['${TIER_LABEL}']`,
-      fieldPath: `metadata.labels['${TIER_LABEL}']`,
     },
   ],
 })

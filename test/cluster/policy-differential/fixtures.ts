@@ -61,7 +61,7 @@ export class Conditions {}
   rules: [CONFIGMAPS],
   namespaceSelector: { matchLabels: { 'policy-test.shaper-gen.io/fixture': 'owner' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] },
   objectSelector: { matchExpressions: [{ key: 'owner-exempt', operator: 'DoesNotExist' }] },
-  validations: [{ expression: "has(object.metadata.labels) && 'owner' in object.metadata.labels", message: 'production ConfigMaps need an owner label', fieldPath: 'metadata.labels' }],
+  validations: [{ expression: "has(object.metadata.labels) && 'owner' in object.metadata.labels", message: 'production ConfigMaps need an owner label' }],
 })
 export class OwnerInProd {}
 

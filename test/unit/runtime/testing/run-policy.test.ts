@@ -91,11 +91,7 @@ describe('the Audit action', () => {
     ]);
   });
 
-  // `it.fails` until evaluate/validating.ts is fixed: then make it `it`.
-  // Bug (found by this test): kube-apiserver's dispatcher.go sets expressionIndex to the index of the validation
-  // among all of the policy's validations (`for i, decision := range validationResult.Decisions`, one decision per
-  // validation, admitted ones included); evaluate/validating.ts numbers only the failed ones.
-  it.fails('gives each failure the index of its validation, counting those that passed', async () => {
+  it('gives each failure the index of its validation, counting those that passed', async () => {
     const decision = await runPolicy(AuditOnly, { object: configMap({ owner: 'team-a', b: '2', c: '3' }) });
     expect(JSON.parse(decision.auditAnnotations['validation.policy.admission.k8s.io/validation_failure']!)).toEqual([
       { message: 'at most 2 keys, got 3', policy: 'audit-only.shaper-gen.io', binding: 'audit-only.shaper-gen.io', expressionIndex: 1, validationActions: ['Audit'] },
@@ -114,10 +110,7 @@ describe('the Audit action', () => {
 class AnnotateMode {}
 
 describe('audit annotations', () => {
-  // `it.fails` until evaluate/validating.ts is fixed: then make it `it`.
-  // Bug (found by this test): validator.go publishes strings.TrimSpace of the value and excludes a value that is
-  // empty after trimming; evaluate/validating.ts publishes the value as it is, an empty one included.
-  it.fails('are published trimmed, and left out when empty or null', async () => {
+  it('are published trimmed, and left out when empty or null', async () => {
     expect((await runPolicy(AnnotateMode, { object: configMap({ mode: 'fast' }) })).auditAnnotations).toEqual({ 'annotate-mode.shaper-gen.io/mode': 'fast' });
   });
 });
@@ -234,11 +227,7 @@ describe('variables', () => {
     expect((await runPolicy(LazyVariables, { object: configMap({}) })).message).toBe(denied('lazy-variables.shaper-gen.io', 'mode must be fast, got slow'));
   });
 
-  // `it.fails` until evaluate/validating.ts is fixed: then make it `it`.
-  // Bug (found by this test): the API server evaluates a variable through the composition's lazy map
-  // (composition.go: `composited variable %q fails to evaluate: %v`), so the error is the reading
-  // expression's, wrapping the variable's; evaluate/validating.ts reports the variable's own expression.
-  it.fails('that error fail the expression reading them, with the composition wording', async () => {
+  it('that error fail the expression reading them, with the composition wording', async () => {
     expect((await runPolicy(UsesBrokenVariable, { object: configMap({}) })).message).toBe(
       denied('uses-broken-variable.shaper-gen.io', `expression 'variables.broken == 'x'' resulted in error: composited variable "broken" fails to evaluate: no such key: missing`),
     );

@@ -154,11 +154,13 @@ export function evaluateValidatingPolicy(policy: ResolvedValidatingPolicy, input
   const decisions: Decision[] = [];
   for (const validation of policy.validations) {
     const result = attempt(() => run(validation.expression));
+    // One decision per validation, admitted ones included: the Audit annotation's expressionIndex counts them all.
     if ('error' in result) {
-      const decision = errorDecision(result.error);
-      if (decision) decisions.push(decision);
+      decisions.push(errorDecision(result.error) ?? { action: 'admit' });
     } else if (result.value !== true) {
       decisions.push({ action: 'deny', message: failureMessage(validation, (expression) => run(expression, false)), reason: validation.reason ?? 'Invalid', error: false });
+    } else {
+      decisions.push({ action: 'admit' });
     }
   }
   return dispatch(policy, input, decisions, auditAnnotations(policy, run));
@@ -270,7 +272,9 @@ function auditAnnotations(policy: ResolvedValidatingPolicy, run: (expression: st
       errors.push(`valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${typeof value}. Return type must be either string or null.`);
       continue;
     }
-    published[`${policy.name}/${annotation.key}`] = value.slice(0, MAX_AUDIT_VALUE);
+    // validator.go publishes the value trimmed, and leaves out one that is empty once trimmed.
+    const trimmed = value.trim();
+    if (trimmed !== '') published[`${policy.name}/${annotation.key}`] = trimmed.slice(0, MAX_AUDIT_VALUE);
   }
   return { published, errors: policy.failurePolicy === 'Fail' ? errors : [] };
 }
