@@ -105,6 +105,14 @@ export const BENCHMARKS: readonly Entry[] = [
     quick: [],
   },
   {
+    name: 'cel-conformance',
+    title: "cel-spec's conformance tests: @marcbachmann/cel-js beside @bufbuild/cel",
+    module: 'cel-conformance/run.ts',
+    needs: ['build'],
+    timeoutSeconds: 300,
+    quick: ['--files', 'basic,lists,optionals'],
+  },
+  {
     name: 'cache',
     title: 'Cached versus live lookups against a real API server',
     module: 'cache/run.ts',
