@@ -11,7 +11,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/env.sh"
 
-# The pinned versions: scripts/cluster/versions.env (test/kindenv/tools.ts reads them too).
+# The pinned versions: scripts/cluster/versions.env (support/kindenv/tools.ts reads them too).
 . "$here/cluster/versions.env"
 
 if ! command -v ip >/dev/null || ! command -v openssl >/dev/null; then

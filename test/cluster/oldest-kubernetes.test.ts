@@ -30,12 +30,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGeneratorConfig } from '../../packages/generator/src/config.js';
 import { generateManifests } from '../../packages/generator/src/manifests.js';
 import { writeGeneratedFiles } from '../../packages/generator/src/output.js';
-import { rawRequest, startControlPlane, type ControlPlane } from '../kindenv/control-plane.js';
-import { waitFor } from '../kindenv/processes.js';
-import { oldestApiServer, pinnedVersions, tool } from '../kindenv/tools.js';
+import { rawRequest, startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
+import { waitFor } from '../../support/kindenv/processes.js';
+import { oldestApiServer, pinnedVersions, tool } from '../../support/kindenv/tools.js';
 import { createFixtureProject, REPO_ROOT } from '../support/fixture-project.js';
 import { helmTemplate, type K8sObject } from '../support/helm.js';
-import { createTestCA } from '../support/pki.js';
+import { createTestCA } from '../../support/pki.js';
 
 const CONFIGURATION_KINDS = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
 const RESOURCES: Record<string, string> = {

@@ -8,7 +8,9 @@ import { ConfigError, digestInputs, glob, parseYaml, rbacRulesOf, type InputDige
 import { chartContractProblems } from './chart-contract.js';
 import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
-import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
+import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, VALIDATING_POLICIES_FILE, validatingPoliciesModel } from './model.js';
+import { loadCrdSchemas } from './policy/crd-schemas.js';
+import type { DecoratedPolicy } from './policy/scan-policy.js';
 import type { DecoratedWebhook } from './scan.js';
 
 export interface GeneratedFile {
@@ -20,6 +22,7 @@ export interface GeneratedFile {
 export interface GenerationResult {
   readonly files: readonly GeneratedFile[];
   readonly webhooks: readonly DecoratedWebhook[];
+  readonly policies: readonly DecoratedPolicy[];
   readonly scannedFiles: number;
   readonly candidateFiles: number;
   /** The sources as read for this generation, for `serve --dev`'s staleness check. */
@@ -39,7 +42,8 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const chartName = readChartName(config.chartDir);
   // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
   const { scanWebhooks } = await import('./scan.js');
-  const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
+  const policySchemas = await loadCrdSchemas(config.root, config.crds);
+  const { webhooks, policies, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, { policies: policySchemas });
   if (diagnostics.length > 0) throw new ConfigError(sortDiagnostics(diagnostics), 'webhooks');
   const chartProblems = chartContractProblems(
     config.chartDir,
@@ -55,6 +59,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     path: path.join(chartTemplates, kind.fileName),
     content: templates.webhookConfigurations(configurationsModel(kind, webhooks, chartName, config.root)),
   }));
+  files.push({ path: path.join(chartTemplates, VALIDATING_POLICIES_FILE), content: templates.validatingPolicies(validatingPoliciesModel(policies, chartName, config.root)) });
   files.push({
     path: path.join(chartTemplates, '_webhook-paths.tpl'),
     content: templates.webhookPaths(
@@ -74,7 +79,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     ),
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
-  return { files, webhooks, scannedFiles: sources.length, candidateFiles, inputs };
+  return { files, webhooks, policies, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

@@ -34,7 +34,8 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
     const changed = writeGeneratedFiles(result.files);
     writeInputsRecord(config.root, config.handlersModule, result.inputs);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    console.log(`shaper-gen: ${result.webhooks.length} webhooks from ${result.candidateFiles} of ${result.scannedFiles} files; ` + `${changed.length} file(s) updated in ${seconds}s`);
+    const policies = result.policies.length > 0 ? ` and ${result.policies.length} policies` : '';
+    console.log(`shaper-gen: ${result.webhooks.length} webhooks${policies} from ${result.candidateFiles} of ${result.scannedFiles} files; ` + `${changed.length} file(s) updated in ${seconds}s`);
     for (const file of changed) console.log(`  wrote ${relative(file)}`);
     return 0;
   } catch (error) {
