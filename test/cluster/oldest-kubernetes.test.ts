@@ -7,7 +7,8 @@
  *
  * What goes in is what a user installs: the webhook configurations of
  * charts/shaper-webhooks as the pinned helm renders them (in-cluster Service
- * with cert-manager's annotation; external URL with a CA bundle), those of a
+ * with cert-manager's annotation; external URL with a CA bundle) and its
+ * ValidatingAdmissionPolicies with their bindings, those of a
  * project whose webhooks set every option the generator writes into a
  * configuration, matchConditions included, and the sample's CRDs. Each object
  * is dry-run created, then server-side applied, both with strict field
@@ -38,9 +39,12 @@ import { helmTemplate, type K8sObject } from '../support/helm.js';
 import { createTestCA } from '../../support/pki.js';
 
 const CONFIGURATION_KINDS = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
+const POLICY_KINDS = new Set(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
 const RESOURCES: Record<string, string> = {
   ValidatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
   MutatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+  ValidatingAdmissionPolicy: '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies',
+  ValidatingAdmissionPolicyBinding: '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
   CustomResourceDefinition: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
 };
 const FIELD_MANAGER = 'shaper-gen-support-range';
@@ -138,8 +142,9 @@ let dir: string | undefined;
 
 const log = (line: string) => process.stderr.write(`support-range: ${line}\n`);
 
-async function chartObjects(chartDir: string, release: string, values: Record<string, unknown>): Promise<K8sObject[]> {
-  return (await helmTemplate(chartDir, { release, namespace: 'shaper-system', set: values })).filter((o) => CONFIGURATION_KINDS.has(o.kind));
+/** The chart's webhook configurations, and its policies and bindings with `policies` (their names do not depend on the release). */
+async function chartObjects(chartDir: string, release: string, values: Record<string, unknown>, policies = false): Promise<K8sObject[]> {
+  return (await helmTemplate(chartDir, { release, namespace: 'shaper-system', set: values })).filter((o) => CONFIGURATION_KINDS.has(o.kind) || (policies && POLICY_KINDS.has(o.kind)));
 }
 
 async function renderEverything(): Promise<{ supported: { source: string; object: K8sObject }[]; newer: { since: string; object: K8sObject }[] }> {
@@ -151,7 +156,7 @@ async function renderEverything(): Promise<{ supported: { source: string; object
     'webhook.caBundle': Buffer.from(ca.cert).toString('base64'),
   };
   const rendered = [
-    ...(await chartObjects(sampleChart, 'shaper', {})).map((object) => ({ source: 'sample chart, Service', object })),
+    ...(await chartObjects(sampleChart, 'shaper', {}, true)).map((object) => ({ source: 'sample chart, Service', object })),
     ...(await chartObjects(sampleChart, 'shaper-url', urlValues)).map((object) => ({ source: 'sample chart, URL', object })),
   ];
   const project = createFixtureProject({ 'src/widgets.ts': EVERY_OPTION_SOURCE, 'src/newer-cel.ts': NEWER_CEL_SOURCE });
