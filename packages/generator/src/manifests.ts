@@ -9,6 +9,7 @@ import { chartContractProblems } from './chart-contract.js';
 import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
+import type { Crd } from './crd/types.js';
 import type { DecoratedWebhook } from './scan.js';
 
 export interface GeneratedFile {
@@ -20,6 +21,9 @@ export interface GeneratedFile {
 export interface GenerationResult {
   readonly files: readonly GeneratedFile[];
   readonly webhooks: readonly DecoratedWebhook[];
+  readonly crds: readonly Crd[];
+  /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
+  readonly obsolete: readonly string[];
   readonly scannedFiles: number;
   readonly candidateFiles: number;
   /** The sources as read for this generation, for `serve --dev`'s staleness check. */
@@ -40,11 +44,16 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
   const { scanWebhooks } = await import('./scan.js');
   const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
-  if (diagnostics.length > 0) throw new ConfigError(sortDiagnostics(diagnostics), 'webhooks');
+  const { crdFiles, obsoleteCrdFiles, scanCustomResources } = await import('./crd/generate.js');
+  const crdScan = scanCustomResources(config.tsconfig, sources, config.root);
+  if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
+    throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
+  }
   const chartProblems = chartContractProblems(
     config.chartDir,
     chartName,
     webhooks.some((w) => rbacRulesOf(w.webhook).length > 0),
+    crdScan.crds.length > 0,
   );
   if (chartProblems.length > 0) throw new ConfigError(chartProblems, 'chart');
 
@@ -74,7 +83,9 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     ),
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
-  return { files, webhooks, scannedFiles: sources.length, candidateFiles, inputs };
+  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName));
+  const obsolete = obsoleteCrdFiles(config.chartDir, files);
+  return { files, webhooks, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {
