@@ -13,15 +13,16 @@
  * Writes bench/results/cache.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { createKindEnv } from '../../test/kindenv/index.js';
 import { waitFor } from '../../test/kindenv/processes.js';
+import { createSampleCrds } from '../../test/kindenv/sample.js';
 import { freePort } from '../../test/support/free-port.js';
 import { REPO_ROOT } from '../../test/support/fixture-project.js';
 import { createTestCA } from '../../test/support/pki.js';
@@ -45,15 +46,12 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-cache-bench-'));
 const env = await createKindEnv((line) => process.stderr.write(`kindenv: ${line}\n`));
 let server: ChildProcess | undefined;
 try {
-  const crds = env.kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const file of ['shaper.io_profiles.yaml', 'shaper.io_assignments.yaml']) {
-    await crds.createCustomResourceDefinition({ body: loadYaml<V1CustomResourceDefinition>(readFileSync(path.join(REPO_ROOT, 'sample/config/crd', file), 'utf8')) });
-  }
   const review = assignmentReview();
   const namespace = review.request.namespace;
   await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+  // The CRDs the sample's chart renders (generated from sample/api/ by `shaper-gen manifests`).
+  await createSampleCrds(env.kubeConfig, namespace);
   const objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
-  await waitFor('the Profile CRD to serve', () => objects.listNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles' }).then(() => true), 60_000, 250);
   await objects.createNamespacedCustomObject({
     group: 'shaper.io',
     version: 'v1alpha1',
