@@ -85,7 +85,7 @@ interface Message {
 }
 
 // eslint-disable-next-line complexity -- one case per marker, each a line
-function apply(schema: Schema, { definition, argument }: AppliedMarker): Message | undefined {
+function apply(schema: Schema, { definition, argument, marker }: AppliedMarker): Message | undefined {
   const name = definition.name;
   const value = argument as never;
   switch (name) {
@@ -113,7 +113,7 @@ function apply(schema: Schema, { definition, argument }: AppliedMarker): Message
       schema.type = value;
       return undefined;
     case 'pattern':
-      return setPattern(schema, argument as string);
+      return setPattern(schema, argument as string, marker.textStart);
     case 'listType':
       schema['x-kubernetes-list-type'] = value;
       return undefined;
@@ -142,11 +142,11 @@ function apply(schema: Schema, { definition, argument }: AppliedMarker): Message
   }
 }
 
-function setPattern(schema: Schema, pattern: string): Message | undefined {
+function setPattern(schema: Schema, pattern: string, position: number): Message | undefined {
   try {
     new RegExp(pattern, 'u');
   } catch (error) {
-    return { text: `@shaper:pattern is not a regular expression: ${(error as Error).message}` };
+    return { text: `@shaper:pattern is not a regular expression: ${(error as Error).message}`, position };
   }
   schema.pattern = pattern;
   return undefined;

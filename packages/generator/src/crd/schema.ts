@@ -69,7 +69,8 @@ export class SchemaBuilder {
   /** A field's schema: its type's shape, with the markers and description of the named types it goes through and of the field itself. */
   private usage(type: TS.Type, node: TS.TypeNode | undefined, at: TS.Node, field: TS.Node | undefined): Schema {
     const nullable = type.isUnion() && type.types.some((member) => member.flags & ts.TypeFlags.Null);
-    const bare = this.checker.getNonNullableType(type);
+    // NonNullable<unknown> is `{}`: unknown and any stay what they are.
+    const bare = type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) ? type : this.checker.getNonNullableType(type);
     const named = namedDeclarations(this.checker, node, node ? undefined : bare);
     const schema = this.shape(bare, node, at);
     const description = (field && this.describe(field)) ?? named.map((declaration) => this.describe(declaration)).find((text) => text !== undefined);
