@@ -184,6 +184,33 @@ describe('a generated CRD in the chart', () => {
   });
 });
 
+describe('through the published declarations', () => {
+  it("reads shaper-gen's types (KubernetesObject, ObjectMeta, LabelSelector's markers) from dist/*.d.ts as from the sources", () => {
+    const files = {
+      'src/api/group.ts': GROUP,
+      'src/api/widget.ts': WIDGET.replace('  enabled?: boolean;', "  enabled?: boolean;\n  selector?: import('shaper-gen').LabelSelector;"),
+    };
+    const scan = (resolveTo: 'sources' | 'dist') => {
+      const fixture = createFixtureProject(files, { resolveTo });
+      try {
+        return scanCustomResources(
+          fixture.file('tsconfig.json'),
+          Object.keys(files)
+            .map((f) => fixture.file(f))
+            .sort(),
+          fixture.dir,
+        );
+      } finally {
+        fixture.remove();
+      }
+    };
+    const fromSources = scan('sources');
+    expect(fromSources.diagnostics).toEqual([]);
+    expect(fromSources.crds[0]!.versions[0]!.schema.properties!.spec!.properties!.selector!['x-kubernetes-map-type']).toBe('atomic');
+    expect(scan('dist')).toEqual(fromSources);
+  });
+});
+
 describe('manifests --check and obsolete CRD templates', () => {
   it('reports a stale CRD, then one whose kind is gone, which a run removes (a CRD template without the generated header is left alone)', async () => {
     expect(await runManifests({}, project.dir)).toBe(0);

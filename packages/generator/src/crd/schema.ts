@@ -27,7 +27,7 @@ import { readDocumentation } from './marker-syntax.js';
 import type { MarkerReader } from './markers.js';
 import { isSchemaLib } from './program.js';
 import { applySchemaMarkers } from './schema-markers.js';
-import { importedFrom, itemNode, mapValueNode, namedDeclarations, orderLiterals, unresolvedReference, unwrapNode } from './type-nodes.js';
+import { importedFrom, itemNode, mapValueNode, namedDeclarations, orderLiterals, unresolvedReference, unwrapNode, type NamedReference } from './type-nodes.js';
 import type { Schema } from './types.js';
 
 const ts = loadTypeScript();
@@ -201,8 +201,8 @@ export class SchemaBuilder {
     }
   }
 
-  private unresolvedMessage(reference: TS.TypeReferenceNode): string {
-    const name = reference.typeName.getText();
+  private unresolvedMessage(reference: NamedReference): string {
+    const name = (ts.isTypeReferenceNode(reference) ? reference.typeName : reference.qualifier).getText();
     const from = importedFrom(this.checker, reference);
     if (from === CLIENT_NODE) {
       return `${name} from ${CLIENT_NODE}: Kubernetes API types are not expanded into CRD schemas yet; declare the fields you need in an interface of your own, or type the field \`unknown\` (kept as is, with x-kubernetes-preserve-unknown-fields)`;

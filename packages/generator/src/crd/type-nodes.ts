@@ -38,15 +38,30 @@ export function resolvedSymbol(checker: TS.TypeChecker, name: TS.Node): TS.Symbo
   return symbol?.declarations?.length ? symbol : undefined;
 }
 
+/** A named type reference: `Name`, `ns.Name` or `import('module').Name`. */
+export type NamedReference = TS.TypeReferenceNode | (TS.ImportTypeNode & { readonly qualifier: TS.EntityName });
+
+/** The node's name, when the node names a type. */
+export function referenceName(node: TS.TypeNode | undefined): TS.EntityName | undefined {
+  if (!node) return undefined;
+  if (ts.isTypeReferenceNode(node)) return node.typeName;
+  return ts.isImportTypeNode(node) ? node.qualifier : undefined;
+}
+
 /** A type reference whose name resolves to nothing: an import from a library the scan does not load, or a typo. */
-export function unresolvedReference(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.TypeReferenceNode | undefined {
+export function unresolvedReference(checker: TS.TypeChecker, node: TS.TypeNode | undefined): NamedReference | undefined {
   const reference = unwrapNode(node);
-  if (!reference || !ts.isTypeReferenceNode(reference)) return undefined;
-  return resolvedSymbol(checker, reference.typeName) ? undefined : reference;
+  const name = referenceName(reference);
+  if (!name) return undefined;
+  return resolvedSymbol(checker, name) ? undefined : (reference as NamedReference);
 }
 
 /** The module an unresolved name was imported from, if it was imported. */
-export function importedFrom(checker: TS.TypeChecker, reference: TS.TypeReferenceNode): string | undefined {
+export function importedFrom(checker: TS.TypeChecker, reference: NamedReference): string | undefined {
+  if (ts.isImportTypeNode(reference)) {
+    const argument = reference.argument;
+    return ts.isLiteralTypeNode(argument) && ts.isStringLiteral(argument.literal) ? argument.literal.text : undefined;
+  }
   const name = ts.isQualifiedName(reference.typeName) ? leftmost(reference.typeName) : reference.typeName;
   const symbol = checker.getSymbolAtLocation(name);
   for (const declaration of symbol?.declarations ?? []) {
@@ -71,8 +86,8 @@ function leftmost(name: TS.QualifiedName): TS.Identifier {
 export function namedDeclarations(checker: TS.TypeChecker, node: TS.TypeNode | undefined, fallback: TS.Type | undefined): TS.Declaration[] {
   const found: TS.Declaration[] = [];
   let current = unwrapNode(node);
-  for (let depth = 0; current && ts.isTypeReferenceNode(current) && depth < 20; depth++) {
-    const symbol = resolvedSymbol(checker, current.typeName);
+  for (let depth = 0; referenceName(current) && depth < 20; depth++) {
+    const symbol = resolvedSymbol(checker, referenceName(current)!);
     const declarations = (symbol?.declarations ?? []).filter((declaration) => !isSchemaLib(declaration.getSourceFile()));
     found.push(...declarations.filter(isNamedTypeDeclaration));
     const alias = declarations.find(ts.isTypeAliasDeclaration);
@@ -133,8 +148,9 @@ function literalsOf(checker: TS.TypeChecker, node: TS.Node, depth: number): Lite
   if (ts.isUnionTypeNode(node)) return node.types.flatMap((member) => literalsOf(checker, member, depth + 1));
   if (ts.isParenthesizedTypeNode(node) || (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword)) return literalsOf(checker, node.type, depth + 1);
   if (ts.isIndexedAccessTypeNode(node)) return elementsOfTypeQuery(checker, node);
-  if (ts.isTypeReferenceNode(node)) {
-    const symbol = resolvedSymbol(checker, node.typeName);
+  if (ts.isTypeReferenceNode(node) || ts.isImportTypeNode(node)) {
+    const name = referenceName(node);
+    const symbol = name && resolvedSymbol(checker, name);
     const declaration = symbol?.declarations?.[0];
     if (!declaration) return [];
     if (ts.isTypeAliasDeclaration(declaration)) return literalsOf(checker, declaration.type, depth + 1);
@@ -163,7 +179,11 @@ function elementsOfTypeQuery(checker: TS.TypeChecker, node: TS.IndexedAccessType
   while (ts.isParenthesizedTypeNode(object)) object = object.type;
   if (!ts.isTypeQueryNode(object) || node.indexType.kind !== ts.SyntaxKind.NumberKeyword) return [];
   const declaration = resolvedSymbol(checker, object.exprName)?.valueDeclaration;
-  if (!declaration || !ts.isVariableDeclaration(declaration) || !declaration.initializer) return [];
+  if (!declaration || !ts.isVariableDeclaration(declaration)) return [];
+  // In a .d.ts: `declare const LIST: readonly ["a", "b"]`.
+  const tuple = unwrapNode(declaration.type);
+  if (tuple && ts.isTupleTypeNode(tuple)) return tuple.elements.flatMap((element) => literalsOf(checker, element, 0));
+  if (!declaration.initializer) return [];
   let initializer: TS.Expression = declaration.initializer;
   while (ts.isAsExpression(initializer) || ts.isSatisfiesExpression(initializer) || ts.isParenthesizedExpression(initializer)) initializer = initializer.expression;
   if (!ts.isArrayLiteralExpression(initializer)) return [];

@@ -250,6 +250,7 @@ export interface Thing extends KubernetesObject {
     typo?: Misspelt;
     both?: { x?: string; [key: string]: number };
     keys?: { [index: number]: string };
+    inline?: import('@kubernetes/client-node').V1ObjectReference;
   };
 }
 `,
@@ -268,6 +269,7 @@ export interface Thing extends KubernetesObject {
       'src/api/k.ts:17:12: cannot find the type Misspelt',
       'src/api/k.ts:18:26: an object with properties cannot also be a map of typed values (properties and additionalProperties exclude each other); index it with `unknown`, or move the map into a property of its own',
       "src/api/k.ts:19:14: an index signature with `number` keys has no JSON schema; a map's keys are strings",
+      'src/api/k.ts:20:14: V1ObjectReference from @kubernetes/client-node: Kubernetes API types are not expanded into CRD schemas yet; declare the fields you need in an interface of your own, or type the field `unknown` (kept as is, with x-kubernetes-preserve-unknown-fields)',
     ]);
   });
 });
