@@ -12,104 +12,8 @@ import { runManifests } from '../../../packages/generator/src/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate, helmTemplateText } from '../../support/helm.js';
 import { judgeManifests } from '../../support/oracle.js';
+import { EXAMPLE_GROUP, WIDGET } from '../../support/crd-fixture-sources.js';
 
-const GROUP = `/** @shaper:groupName */
-export const GROUP = 'example.com';
-/** @shaper:versionName */
-export const VERSION = 'v1';
-`;
-const WIDGET = `import type { KubernetesObject, ObjectMeta } from 'shaper-gen';
-
-export const SIZES = ['small', 'medium', 'large'] as const;
-export type Size = (typeof SIZES)[number];
-export const MAX_REPLICAS = 10;
-
-/** How a widget runs. */
-export enum Mode {
-  Safe = 'safe',
-  Fast = 'fast',
-}
-
-/**
- * A lower-case name.
- * @shaper:pattern ^[a-z]+$
- * @shaper:maxLength 20
- */
-export type Name = string;
-
-/** A port a widget listens on. */
-export interface Port {
-  /** The port's name, unique in the list. */
-  name: Name;
-  port: number;
-  protocol?: 'TCP' | 'UDP';
-}
-
-export interface WidgetSpec {
-  /** How big. */
-  size: Size;
-  mode?: Mode;
-  /**
-   * Copies to run.
-   * @shaper:minimum 0
-   * @shaper:maximum {@link MAX_REPLICAS}
-   * @shaper:default 1
-   */
-  replicas?: number;
-  /**
-   * @shaper:type number
-   * @shaper:minimum 0
-   * @shaper:exclusiveMinimum
-   */
-  ratio?: number;
-  /**
-   * @shaper:listType set
-   * @shaper:maxItems 5
-   */
-  aliases?: readonly Name[];
-  /**
-   * @shaper:listType map
-   * @shaper:listMapKey name
-   */
-  ports?: Port[];
-  labels?: Readonly<Record<string, string>>;
-  limits?: { [resource: string]: string | number };
-  quota?: number | string;
-  extra?: unknown;
-  settings?: Record<string, unknown>;
-  note?: string | null;
-  /** @shaper:embeddedResource */
-  template?: KubernetesObject;
-  meta?: ObjectMeta;
-  matrix?: number[][];
-  enabled?: boolean;
-  levels?: (1 | 2 | 3)[];
-  /**
-   * Free text.
-   * @shaper:validation rule="self.size() <= 100" message="too long"
-   * @shaper:validation rule="!self.contains('{{')" messageExpression="'no templates in ' + self"
-   */
-  comment?: string;
-}
-
-/**
- * A widget: the fixture's kind.
- *
- * @shaper:resource scope=Cluster shortName=wd;wdg categories=all;things
- * @shaper:subresource status
- * @shaper:subresource scale specReplicasPath=.spec.replicas statusReplicasPath=.status.replicas labelSelectorPath=.status.selector
- * @shaper:printcolumn name=Size type=string jsonPath=.spec.size description="The size, small to large" priority=1
- * @shaper:printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
- * @shaper:validation rule="self.spec.size != 'large' || has(self.spec.replicas)" message="a large widget needs replicas"
- */
-export interface Widget extends KubernetesObject {
-  spec: WidgetSpec;
-  status?: {
-    replicas?: number;
-    selector?: string;
-  };
-}
-`;
 const HOOKS = `import { Webhook } from 'shaper-gen';
 @Webhook({ path: '/validate-widget', mutating: false, rules: [{ groups: ['example.com'], versions: ['v1'], resources: ['widgets'], operations: ['CREATE'], scope: 'Cluster' }] })
 export class WidgetValidator { validateCreate() {} }
@@ -123,7 +27,7 @@ const printed = (spy: MockInstance) => spy.mock.calls.map((call) => call.join(' 
 const chart = () => project.file('charts/shaper-webhooks');
 
 beforeEach(() => {
-  project = createFixtureProject({ 'src/api/group.ts': GROUP, 'src/api/widget.ts': WIDGET, 'src/hooks.ts': HOOKS });
+  project = createFixtureProject({ 'src/api/group.ts': EXAMPLE_GROUP, 'src/api/widget.ts': WIDGET, 'src/hooks.ts': HOOKS });
   log = vi.spyOn(console, 'log').mockImplementation(() => {});
   error = vi.spyOn(console, 'error').mockImplementation(() => {});
 });
@@ -187,7 +91,7 @@ describe('a generated CRD in the chart', () => {
 describe('through the published declarations', () => {
   it("reads shaper-gen's types (KubernetesObject, ObjectMeta, LabelSelector's markers) from dist/*.d.ts as from the sources", () => {
     const files = {
-      'src/api/group.ts': GROUP,
+      'src/api/group.ts': EXAMPLE_GROUP,
       'src/api/widget.ts': WIDGET.replace('  enabled?: boolean;', "  enabled?: boolean;\n  selector?: import('shaper-gen').LabelSelector;"),
     };
     const scan = (resolveTo: 'sources' | 'dist') => {
