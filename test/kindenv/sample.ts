@@ -1,6 +1,7 @@
 /** The sample's CRDs, a tenant namespace and the chart, installed the way the cluster scenarios start. */
 import path from 'node:path';
-import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadAllYaml, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadYaml, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../support/fixture-project.js';
 import { helmTemplateText } from '../support/helm.js';
 import { waitForInjectedCA } from './admission-status.js';
@@ -13,11 +14,13 @@ export const SAMPLE_VERSION = 'v1alpha1';
 /**
  * The CRDs the sample's chart renders: `shaper-gen manifests` generates them
  * from the kinds in sample/api/ into charts/shaper-webhooks/templates/crds/.
- * loadAllYaml maps the YAML's keys (x-kubernetes-int-or-string …) onto client-node's model.
+ * loadYaml maps the YAML's keys (x-kubernetes-int-or-string …) onto client-node's model.
  */
 export async function sampleCrds(chartDir = path.join(REPO_ROOT, 'charts/shaper-webhooks')): Promise<V1CustomResourceDefinition[]> {
-  const objects = loadAllYaml(await helmTemplateText(chartDir)) as { kind?: string }[];
-  return objects.filter((object): object is V1CustomResourceDefinition => object.kind === 'CustomResourceDefinition');
+  // Templates that render nothing leave empty documents, which loadAllYaml cannot take: one document at a time.
+  return parseAllDocuments(await helmTemplateText(chartDir))
+    .filter((document) => (document.toJS() as { kind?: string } | null)?.kind === 'CustomResourceDefinition')
+    .map((document) => loadYaml<V1CustomResourceDefinition>(document.toString()));
 }
 
 /** Creates the sample's CRDs (as rendered by its chart) and waits until Profiles can be listed in `namespace`. */
