@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chartValuesPage } from './chart-values.ts';
 import { cliPage } from './cli-reference.ts';
+import { crdMarkersPage } from './crd-markers.ts';
 import { decoratorOptionsPage } from './decorator-options.ts';
 import { metricsPage } from './metrics.ts';
 import { serverConfigPage } from './server-config.ts';
@@ -17,6 +18,7 @@ const PAGES: readonly { readonly file: string; readonly render: (root: string) =
   { file: 'docs/reference/decorator-options.md', render: decoratorOptionsPage },
   { file: 'docs/reference/cli.md', render: cliPage },
   { file: 'docs/reference/chart-values.md', render: chartValuesPage },
+  { file: 'docs/reference/crd-markers.md', render: crdMarkersPage },
   { file: 'docs/reference/server-config.md', render: serverConfigPage },
   { file: 'docs/reference/metrics.md', render: metricsPage },
 ];
