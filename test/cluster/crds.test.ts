@@ -22,7 +22,7 @@ import { runManifests } from '../../packages/generator/src/run-manifests.js';
 import { startControlPlane, type ControlPlane } from '../kindenv/control-plane.js';
 import { waitFor } from '../kindenv/processes.js';
 import { tool } from '../kindenv/tools.js';
-import { EXAMPLE_GROUP, WIDGET } from '../support/crd-fixture-sources.js';
+import { EXAMPLE_GROUP, GAUGE, WIDGET } from '../support/crd-fixture-sources.js';
 import { createFixtureProject, REPO_ROOT, type FixtureProject } from '../support/fixture-project.js';
 import { helmTemplate, type K8sObject } from '../support/helm.js';
 
@@ -34,10 +34,11 @@ const gizmo = (version: string, markers: string, spec: string) => ({
   [`src/api/${version}/gizmo.ts`]: `import type { KubernetesObject } from 'shaper-gen';\n/**\n * A gizmo, ${version}.\n * @shaper:resource shortName=gz\n${markers}\n */\nexport interface Gizmo extends KubernetesObject { spec?: { ${spec} } }\n`,
 });
 
-/** A project with the Widget kind and three versions of Gizmo (a fixture project's chart has no CRD of the sample's). */
+/** A project with the Widget and Gauge kinds and three versions of Gizmo (a fixture project's chart has no CRD of the sample's). */
 const FIXTURE = {
   'src/api/group.ts': EXAMPLE_GROUP,
   'src/api/widget.ts': WIDGET,
+  'src/api/gauge.ts': GAUGE,
   ...gizmo('v1beta1', ' * @shaper:storageversion', 'size?: number'),
   ...gizmo('v1alpha1', ' * @shaper:deprecatedversion warning="example.com/v1alpha1 Gizmo is deprecated; use v1beta1"', 'big?: boolean'),
   ...gizmo('v1alpha2', ' * @shaper:unservedversion', 'big?: boolean'),
@@ -86,7 +87,7 @@ afterAll(async () => {
 
 describe('every generated CRD', () => {
   it('is created with strict field validation, becomes Established, and reads back as generated', async () => {
-    expect(generated.map((crd) => crd.metadata.name).sort()).toEqual(['assignments.shaper.io', 'gizmos.example.com', 'profiles.shaper.io', 'widgets.example.com']);
+    expect(generated.map((crd) => crd.metadata.name).sort()).toEqual(['assignments.shaper.io', 'gaugez.example.com', 'gizmos.example.com', 'profiles.shaper.io', 'widgets.example.com']);
     for (const crd of generated) {
       const created = await api!.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict', crd);
       expect(created.status, `${crd.metadata.name}: ${created.text}`).toBe(201);

@@ -104,3 +104,50 @@ export interface Widget extends KubernetesObject {
   };
 }
 `;
+
+/** src/api/gauge.ts: the kind Gauge, with the markers Widget does not use. */
+export const GAUGE = `import type { KubernetesObject } from 'shaper-gen';
+/**
+ * @shaper:resource plural=gaugez singular=gauge-one
+ * @shaper:printcolumn name=When type=date jsonPath=.spec.when format=date-time
+ */
+export interface Gauge extends KubernetesObject {
+  spec?: {
+    /**
+     * @shaper:multipleOf 0.5
+     * @shaper:maximum 10
+     * @shaper:exclusiveMaximum
+     * @shaper:type number
+     */
+    step?: number;
+    /** @shaper:format date-time */
+    when?: string;
+    /**
+     * @shaper:minLength 1
+     * @shaper:enum "a b";c;"d"
+     */
+    code?: string;
+    /**
+     * @shaper:minItems 1
+     * @shaper:listType atomic
+     */
+    tags?: string[];
+    /**
+     * @shaper:minProperties 1
+     * @shaper:maxProperties 3
+     * @shaper:mapType granular
+     */
+    weights?: Record<string, number>;
+    /** @shaper:mapType atomic */
+    limits?: { cpu?: string };
+    /** @shaper:nullable */
+    maybe?: string;
+    /** @shaper:preserveUnknownFields */
+    open?: { known?: string };
+    /**
+     * @shaper:validation rule="!oldSelf.hasValue() || oldSelf.value() == self" message="immutable" reason=FieldValueForbidden fieldPath=.x optionalOldSelf=true
+     */
+    fixed?: { x?: string };
+  };
+}
+`;

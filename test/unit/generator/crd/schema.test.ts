@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanCustomResources } from '../../../../packages/generator/src/crd/generate.js';
-import { WIDGET } from '../../../support/crd-fixture-sources.js';
+import { GAUGE, WIDGET } from '../../../support/crd-fixture-sources.js';
 import { REPO_ROOT } from '../../../support/fixture-project.js';
 import { scanProject } from './fixture.js';
 
@@ -113,6 +113,33 @@ describe('a kind with every kind of field', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('the markers the widget does not use', () => {
+  it('write their keywords: multipleOf, exclusiveMaximum, format, minLength, minItems, min/maxProperties, mapType, nullable, preserveUnknownFields, enum, and every key of validation', () => {
+    const { crds, messages } = scan({
+      'src/api/gauge.ts': GAUGE,
+    });
+    expect(messages).toEqual([]);
+    expect(crds[0]!.name).toBe('gaugez.example.com');
+    expect(crds[0]!.names.singular).toBe('gauge-one');
+    expect(crds[0]!.versions[0]!.printerColumns).toEqual([{ name: 'When', type: 'date', jsonPath: '.spec.when', format: 'date-time' }]);
+    expect(crds[0]!.versions[0]!.schema.properties!.spec!.properties).toEqual({
+      step: { type: 'number', multipleOf: 0.5, maximum: 10, exclusiveMaximum: true },
+      when: { type: 'string', format: 'date-time' },
+      code: { type: 'string', minLength: 1, enum: ['a b', 'c', 'd'] },
+      tags: { type: 'array', items: { type: 'string' }, minItems: 1, 'x-kubernetes-list-type': 'atomic' },
+      weights: { type: 'object', additionalProperties: { type: 'integer' }, minProperties: 1, maxProperties: 3, 'x-kubernetes-map-type': 'granular' },
+      limits: { type: 'object', properties: { cpu: { type: 'string' } }, 'x-kubernetes-map-type': 'atomic' },
+      maybe: { type: 'string', nullable: true },
+      open: { type: 'object', properties: { known: { type: 'string' } }, 'x-kubernetes-preserve-unknown-fields': true },
+      fixed: {
+        type: 'object',
+        properties: { x: { type: 'string' } },
+        'x-kubernetes-validations': [{ rule: '!oldSelf.hasValue() || oldSelf.value() == self', message: 'immutable', reason: 'FieldValueForbidden', fieldPath: '.x', optionalOldSelf: true }],
+      },
+    });
   });
 });
 
