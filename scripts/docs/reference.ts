@@ -18,9 +18,9 @@ const PAGES: readonly { readonly file: string; readonly render: (root: string) =
   { file: 'docs/reference/decorator-options.md', render: decoratorOptionsPage },
   { file: 'docs/reference/cli.md', render: cliPage },
   { file: 'docs/reference/chart-values.md', render: chartValuesPage },
-  { file: 'docs/reference/crd-markers.md', render: crdMarkersPage },
   { file: 'docs/reference/server-config.md', render: serverConfigPage },
   { file: 'docs/reference/metrics.md', render: metricsPage },
+  { file: 'docs/reference/crd-markers.md', render: crdMarkersPage },
 ];
 
 /** Every page as the code in `root` gives it now. */

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readValueDocs } from '../../../scripts/docs/chart-values.ts';
+import { MARKER_NAMES } from '../../../packages/generator/src/crd/marker-definitions.js';
 import { checkDocs } from '../../../scripts/docs/links.ts';
 import { differingPages, renderReferencePages, type ReferencePage } from '../../../scripts/docs/reference.ts';
 import { webhookTemplateFields } from '../../../scripts/docs/template-fields.ts';
@@ -38,6 +39,7 @@ describe('the generated reference pages', () => {
       'docs/reference/chart-values.md',
       'docs/reference/server-config.md',
       'docs/reference/metrics.md',
+      'docs/reference/crd-markers.md',
     ]);
     expect(differingPages(pages, REPO_ROOT)).toEqual([]);
   });
@@ -48,6 +50,7 @@ describe('the generated reference pages', () => {
       [pages[2]!.file]: pages[2]!.content,
       [pages[3]!.file]: pages[3]!.content,
       [pages[4]!.file]: pages[4]!.content,
+      [pages[5]!.file]: pages[5]!.content,
     });
     expect(differingPages(pages, root)).toEqual([
       { file: pages[0]!.file, state: 'stale' },
@@ -56,13 +59,14 @@ describe('the generated reference pages', () => {
   });
 
   it('cover every option, command and chart value', () => {
-    const [options, cli, values, config, metrics] = pages.map((page) => page.content);
+    const [options, cli, values, config, metrics, markers] = pages.map((page) => page.content);
     for (const option of ['path', 'mutating', 'rules', 'failurePolicy', 'matchConditions', 'rbac', 'cache']) expect(options).toContain(`## \`${option}\``);
     for (const command of ['init', 'manifests', 'dev', 'serve']) expect(cli).toContain(`## \`shaper-gen ${command}\``);
     expect(cli).toContain('--no-install');
     expect(values).toContain('| `server.shutdown.drainSeconds` | int | `5` |');
     expect(config).toContain('| `shutdown.drainSeconds` | integer ≥ 0, ≤ 600 | `5` |');
     expect(metrics).toContain('| `shaper_webhook_request_duration_seconds` | histogram | `webhook` |');
+    for (const marker of MARKER_NAMES) expect(markers).toMatch(new RegExp(`^\\| \`@shaper:${marker}\``, 'm'));
   });
 });
 
