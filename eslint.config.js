@@ -50,6 +50,8 @@ export default defineConfig(
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       // An async method that implements a Promise-returning interface keeps a throw a rejection; without `async` it would throw at the call.
       '@typescript-eslint/require-await': 'off',
+      // A class whose decorator is the whole declaration (`@ValidatingPolicy({...}) export class P {}`) is the handle tests and the generator use.
+      '@typescript-eslint/no-extraneous-class': ['error', { allowWithDecorator: true }],
     },
   },
   {
@@ -67,8 +69,8 @@ export default defineConfig(
     },
   },
   {
-    // A test's setup, a benchmark's main and a docs page's builder read top to bottom as the steps they take, each step a few lines.
-    files: ['test/**', 'bench/**', 'scripts/docs/**'],
+    // A test's setup, a benchmark's main, the harness they share and a docs page's builder read top to bottom as the steps they take, each step a few lines.
+    files: ['test/**', 'bench/**', 'support/**', 'scripts/docs/**'],
     rules: {
       complexity: ['error', { max: 30 }],
       'max-params': ['error', { max: 7 }],
@@ -76,9 +78,9 @@ export default defineConfig(
     },
   },
   {
-    files: ['test/**', 'sample/**/*.test.ts', 'bench/**'],
+    files: ['test/**', 'sample/**/*.test.ts', 'bench/**', 'support/**'],
     rules: {
-      // Tests and benchmarks read response bodies, parsed YAML and rendered manifests as any: assertions and tallies check their shape.
+      // Tests and benchmarks (and the harness they share) read response bodies, parsed YAML and rendered manifests as any: assertions and tallies check their shape.
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -88,6 +90,21 @@ export default defineConfig(
       // No-op stubs, and handlers and classes that do nothing (a benchmark's floor), are what many tests need.
       '@typescript-eslint/no-empty-function': 'off',
       '@typescript-eslint/no-extraneous-class': 'off',
+    },
+  },
+  {
+    // support/ is what tests and benchmarks share; neither imports the other's files, and support/ imports neither.
+    files: ['bench/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'Benchmarks import shared helpers from support/, never from test/.' }] }] },
+  },
+  {
+    files: ['test/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/bench/**'], message: 'Tests import shared helpers from support/, never from bench/.' }] }] },
+  },
+  {
+    files: ['support/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**', '**/bench/**'], message: 'support/ is shared by test/ and bench/ and imports neither.' }] }],
     },
   },
   {

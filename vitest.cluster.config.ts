@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
-import { selfAliases } from './vitest.config.js';
+import { generatorAliases, selfAliases } from './vitest.config.js';
 
 // The cluster suite (kindEnv): one environment per file, long start-up, never in parallel.
 export default defineConfig({
-  resolve: { alias: selfAliases },
+  resolve: { alias: [...selfAliases, ...generatorAliases] },
   test: {
     include: ['test/cluster/**/*.test.ts'],
     pool: 'forks',

@@ -15,8 +15,11 @@ export const selfAliases = Object.entries(pkg.exports)
     replacement: fileURLToPath(new URL(built.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts'), import.meta.url)),
   }));
 
+/** The test kit's policy evaluator, from the generator's sources like the package's own exports. */
+export const generatorAliases = [{ find: /^@shaper-gen\/generator\/policy$/, replacement: fileURLToPath(new URL('./packages/generator/src/policy/evaluate/index.ts', import.meta.url)) }];
+
 export default defineConfig({
-  resolve: { alias: selfAliases },
+  resolve: { alias: [...selfAliases, ...generatorAliases] },
   test: {
     include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts', 'sample/**/*.test.ts'],
     pool: 'forks',

@@ -20,6 +20,19 @@ export type {
   SideEffects,
   WebhookOptions,
 } from './options/types.js';
+export { ValidatingPolicy, validatingPolicyOf } from './policy/decorator.js';
+export type {
+  AuditAnnotation,
+  ParamKind,
+  ParamRef,
+  ParameterNotFoundAction,
+  PolicyVariable,
+  ResolvedValidatingPolicy,
+  Validation,
+  ValidatingPolicyOptions,
+  ValidationAction,
+  ValidationReason,
+} from './options/policy-types.js';
 export { labelSelectorProblems } from './options/label-selector.js';
 export { ConfigError, formatProblemPath, type Problem, type ProblemPath, type SourceLocation } from './problems.js';
 export type {

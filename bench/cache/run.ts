@@ -1,16 +1,14 @@
 /**
- * Cached versus live lookups against a real API server: the sample's
- * /validate-assignment reading its Profile from the informer cache, beside the
- * same validator reading it with `{ live: true }` (a GET per admission, what
- * the sample did before the cache). kindEnv's control plane (etcd +
- * kube-apiserver), `shaper-gen serve` on loopback with the admin kubeconfig,
- * wrk with 32 connections for a fixed time per cell, interleaved rounds.
- * Reports req/s, p50/p99 and the API server's own count of Profile GET and
- * LIST/WATCH requests during each cell (apiserver_request_total).
- *
- *   node dist/bench/cache/run.js [--rounds 3] [--duration 5]
- *
- * Writes bench/results/cache.json.
+ * Cached versus live lookups against a real API server (node bench/run.ts
+ * cache; root, Go for the cluster tools): the sample's /validate-assignment
+ * reading its Profile from the informer cache, beside the same validator
+ * reading it with `{ live: true }` (a GET per admission, what the sample did
+ * before the cache). kindEnv's control plane (etcd + kube-apiserver),
+ * `shaper-gen serve` on loopback with the admin kubeconfig, wrk with 32
+ * connections for a fixed time per cell, interleaved rounds. Reports req/s,
+ * p50/p99 and the API server's own count of Profile GET and LIST/WATCH
+ * requests during each cell (apiserver_request_total). Also writes
+ * bench/results/cache.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,34 +18,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import { createKindEnv } from '../../test/kindenv/index.js';
-import { waitFor } from '../../test/kindenv/processes.js';
-import { createSampleCrds } from '../../test/kindenv/sample.js';
-import { freePort } from '../../test/support/free-port.js';
-import { REPO_ROOT } from '../../test/support/fixture-project.js';
-import { createTestCA } from '../../test/support/pki.js';
-import { assignmentReview } from '../admission/bodies.js';
-import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.js';
-import { runWrk, type WrkResult } from '../support/wrk.js';
+import { createKindEnv } from '../../support/kindenv/index.ts';
+import { waitFor } from '../../support/kindenv/processes.ts';
+import { createSampleCrds } from '../../support/kindenv/sample.ts';
+import { freePort } from '../../support/free-port.ts';
+import { REPO_ROOT } from '../../support/repo-root.ts';
+import { createTestCA } from '../../support/pki.ts';
+import { assignmentReview } from '../admission/bodies.ts';
+import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
+import { defineBenchmark } from '../support/benchmark.ts';
+import type { Report } from '../support/report.ts';
+import { runWrk, type WrkResult } from '../support/wrk.ts';
 
-const argument = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1]! : fallback;
-};
-const rounds = Number(argument('rounds', '3'));
-const duration = Number(argument('duration', '5'));
 const CONNECTIONS = 32;
 const CELLS = [
   { name: 'cached', path: '/validate-assignment' },
   { name: 'live GET', path: '/validate-assignment-live' },
 ] as const;
 
-const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-cache-bench-'));
-const env = await createKindEnv((line) => process.stderr.write(`kindenv: ${line}\n`));
-let server: ChildProcess | undefined;
-try {
-  const review = assignmentReview();
-  const namespace = review.request.namespace;
+type Env = Awaited<ReturnType<typeof createKindEnv>>;
+
+/** The sample's CRDs, the Assignment's namespace and the Profile it names. */
+async function createObjects(env: Env, namespace: string): Promise<void> {
   await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
   // The CRDs the sample's chart renders (generated from sample/api/ by `shaper-gen manifests`).
   await createSampleCrds(env.kubeConfig, namespace);
@@ -59,34 +51,16 @@ try {
     plural: 'profiles',
     body: { apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'gold', namespace }, spec: { tier: 'gold' } },
   });
+}
 
-  const started = await startServe(env.kubeconfigPath);
-  server = started.child;
-  const bodyFile = path.join(work, 'assignment.json');
-  writeFileSync(bodyFile, JSON.stringify(review));
-  const check = await postOnce(started.port, started.ca, '/validate-assignment', JSON.stringify(review));
-  if (!check.includes('"allowed":true')) throw new Error(`the cached validator did not admit the benchmark's Assignment: ${check}`);
-  const checkLive = await postOnce(started.port, started.ca, '/validate-assignment-live', JSON.stringify(review));
-  if (!checkLive.includes('"allowed":true')) throw new Error(`the live validator did not admit the benchmark's Assignment: ${checkLive}`);
+type Runs = Map<string, { wrk: WrkResult; gets: number; lists: number; watches: number }[]>;
 
-  for (const cell of CELLS) runWrk({ port: started.port, urlPath: cell.path, bodyFile, connections: 8, seconds: 1 });
-  const results = new Map<string, { wrk: WrkResult; gets: number; lists: number; watches: number }[]>();
-  for (let round = 0; round < rounds; round++) {
-    for (const cell of round % 2 === 0 ? CELLS : [...CELLS].reverse()) {
-      const before = await profileRequests();
-      const wrk = runWrk({ port: started.port, urlPath: cell.path, bodyFile, connections: CONNECTIONS, seconds: duration });
-      const after = await profileRequests();
-      results.set(cell.name, [...(results.get(cell.name) ?? []), { wrk, gets: after.get - before.get, lists: after.list - before.list, watches: after.watch - before.watch }]);
-    }
-  }
-
+function reportCells(report: Report, results: Runs, rounds: number, duration: number): Record<string, unknown> {
+  report.line(`\`/validate-assignment\` against a real kube-apiserver: ${rounds} interleaved rounds × ${duration} s, ${CONNECTIONS} connections, medians.`);
+  report.line();
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`\n/validate-assignment against a real kube-apiserver: ${rounds} interleaved rounds × ${duration} s, ${CONNECTIONS} connections, medians; Node ${process.version}`);
-  console.log(
-    `${'lookup'.padEnd(10)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'API GETs/round'.padStart(16)}${'GETs/request'.padStart(14)}${'LIST+WATCH/round'.padStart(18)}`,
-  );
   const summary: Record<string, unknown> = {};
-  for (const cell of CELLS) {
+  const rows = CELLS.map((cell) => {
     const runs = results.get(cell.name)!;
     const requests = runs.map((r) => r.wrk.rps * duration);
     const row = {
@@ -99,21 +73,62 @@ try {
       apiListWatchPerRound: median(runs.map((r) => r.lists + r.watches)),
     };
     summary[cell.name] = row;
-    console.log(
-      `${cell.name.padEnd(10)}${row.rps.toFixed(0).padStart(9)}${row.p50Ms.toFixed(2).padStart(9)}${row.p99Ms.toFixed(2).padStart(9)}${String(row.errors).padStart(8)}${String(row.apiGetsPerRound).padStart(16)}${row.apiGetsPerRequest.toFixed(3).padStart(14)}${String(row.apiListWatchPerRound).padStart(18)}`,
-    );
-  }
-  mkdirSync(path.join(REPO_ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(path.join(REPO_ROOT, 'bench/results/cache.json'), JSON.stringify({ when: new Date().toISOString(), rounds, duration, connections: CONNECTIONS, cells: summary }, null, 2));
-} finally {
-  server?.kill('SIGKILL');
-  await env.stop();
-  rmSync(work, { recursive: true, force: true });
+    return [cell.name, row.rps.toFixed(0), row.p50Ms.toFixed(2), row.p99Ms.toFixed(2), row.errors, row.apiGetsPerRound, row.apiGetsPerRequest.toFixed(3), row.apiListWatchPerRound];
+  });
+  report.table(['lookup', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'API GETs per round', 'GETs per request', 'LIST+WATCH per round'], rows);
+  return summary;
 }
 
+async function measure(env: Env, work: string, rounds: number, duration: number): Promise<Runs> {
+  const review = assignmentReview();
+  await createObjects(env, review.request.namespace);
+  const started = await startServe(env.kubeconfigPath, work);
+  try {
+    const bodyFile = path.join(work, 'assignment.json');
+    writeFileSync(bodyFile, JSON.stringify(review));
+    const check = await postOnce(started.port, started.ca, '/validate-assignment', JSON.stringify(review));
+    if (!check.includes('"allowed":true')) throw new Error(`the cached validator did not admit the benchmark's Assignment: ${check}`);
+    const checkLive = await postOnce(started.port, started.ca, '/validate-assignment-live', JSON.stringify(review));
+    if (!checkLive.includes('"allowed":true')) throw new Error(`the live validator did not admit the benchmark's Assignment: ${checkLive}`);
+
+    for (const cell of CELLS) runWrk({ port: started.port, urlPath: cell.path, bodyFile, connections: 8, seconds: 1 });
+    const results: Runs = new Map();
+    for (let round = 0; round < rounds; round++) {
+      for (const cell of round % 2 === 0 ? CELLS : [...CELLS].reverse()) {
+        const before = await profileRequests(env);
+        const wrk = runWrk({ port: started.port, urlPath: cell.path, bodyFile, connections: CONNECTIONS, seconds: duration });
+        const after = await profileRequests(env);
+        results.set(cell.name, [...(results.get(cell.name) ?? []), { wrk, gets: after.get - before.get, lists: after.list - before.list, watches: after.watch - before.watch }]);
+      }
+    }
+    return results;
+  } finally {
+    started.child.kill('SIGKILL');
+  }
+}
+
+export default defineBenchmark({
+  options: {
+    rounds: { kind: 'number', default: 3, description: 'interleaved rounds; each figure is the median over them' },
+    duration: { kind: 'number', default: 5, description: 'seconds of wrk per cell' },
+  },
+  async main({ rounds, duration }, report) {
+    const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-cache-bench-'));
+    const env = await createKindEnv((line) => process.stderr.write(`kindenv: ${line}\n`));
+    try {
+      const summary = reportCells(report, await measure(env, work, rounds, duration), rounds, duration);
+      mkdirSync(path.join(REPO_ROOT, 'bench/results'), { recursive: true });
+      writeFileSync(path.join(REPO_ROOT, 'bench/results/cache.json'), JSON.stringify({ when: new Date().toISOString(), rounds, duration, connections: CONNECTIONS, cells: summary }, null, 2));
+    } finally {
+      await env.stop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+});
+
 /** Profile requests the API server has served so far, by verb, from its own metrics. */
-async function profileRequests(): Promise<{ get: number; list: number; watch: number }> {
-  const text = await rawMetrics();
+async function profileRequests(env: Env): Promise<{ get: number; list: number; watch: number }> {
+  const text = await rawMetrics(env);
   const count = (verb: string) =>
     text
       .split('\n')
@@ -122,7 +137,7 @@ async function profileRequests(): Promise<{ get: number; list: number; watch: nu
   return { get: count('GET'), list: count('LIST'), watch: count('WATCH') };
 }
 
-function rawMetrics(): Promise<string> {
+function rawMetrics(env: Env): Promise<string> {
   const user = env.kubeConfig.getCurrentUser()!;
   const cluster = env.kubeConfig.getCurrentCluster()!;
   const url = new URL(`${cluster.server}/metrics`);
@@ -138,7 +153,7 @@ function rawMetrics(): Promise<string> {
 }
 
 /** `shaper-gen serve` on loopback serving the sample's validator twice: from the cache, and reading live. */
-async function startServe(kubeconfig: string): Promise<{ child: ChildProcess; port: number; ca: string }> {
+async function startServe(kubeconfig: string, work: string): Promise<{ child: ChildProcess; port: number; ca: string }> {
   const ca = await createTestCA();
   const serving = await ca.issue({ commonName: 'localhost', hosts: ['localhost', '127.0.0.1'] });
   const certDir = path.join(work, 'certs');

@@ -1,17 +1,17 @@
 /**
- * Fault figures for `shaper-gen serve` (the built CLI, the sample's webhooks
- * plus bench/faults/handlers.ts), on loopback only, every phase bounded:
+ * Fault figures for `shaper-gen serve` (node bench/run.ts faults; the built
+ * CLI, the sample's webhooks plus bench/faults/handlers.ts), on loopback
+ * only, every phase bounded:
  *
- *   1. the whole malformed-input corpus (bench/faults/corpus.ts, ~11,000
- *      bodies): HTTP status per class, crashes, unparseable answers,
- *      transport errors, and the Go oracle's verdict on every answer;
+ *   1. the whole malformed-input corpus (support/faults/corpus.ts, ~11,000
+ *      bodies; --sample n keeps every n-th of each class): HTTP status per
+ *      class, crashes, unparseable answers, transport errors, and the Go
+ *      oracle's verdict on every answer;
  *   2. slow and idle clients: how long the server lets each hold a socket;
  *   3. a handler that blocks the event loop for 2 s: what other requests
  *      and the probes see meanwhile.
  *
- *   node bench/faults/run.ts [--concurrency 8] [--hold-limit 150]
- *
- * Prints tables and writes bench/results/faults.json.
+ * A server that dies fails the run. Also writes bench/results/faults.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,29 +21,17 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
-import { judgeResponses } from '../../test/support/oracle.ts';
-import { baseReviews, faultCorpus } from './corpus.ts';
-import { sendAll } from './send.ts';
+import { baseReviews, faultCorpus } from '../../support/faults/corpus.ts';
+import { sendAll } from '../../support/faults/send.ts';
+import { oracleCases, tally } from '../../support/faults/tally.ts';
+import { freePort } from '../../support/free-port.ts';
+import { judgeResponses } from '../../support/oracle.ts';
+import { defineBenchmark } from '../support/benchmark.ts';
 import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
+import type { Report } from '../support/report.ts';
 import { writeSelfSignedCertificate } from '../support/self-signed-certificate.ts';
-import { freePort } from '../../test/support/free-port.ts';
-import { oracleCases, tally } from './tally.ts';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const argument = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1]! : fallback;
-};
-const concurrency = Number(argument('concurrency', '8'));
-const holdLimitMs = Number(argument('hold-limit', '150')) * 1000;
-
-const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-faults-'));
-// eslint-disable-next-line prefer-const -- the exit handler below reads it before the server starts
-let server: ChildProcess | undefined;
-process.on('exit', () => {
-  server?.kill('SIGKILL');
-  rmSync(work, { recursive: true, force: true });
-});
+const repo = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 function get(port: number, urlPath: string): Promise<{ status: number; ms: number }> {
   const started = performance.now();
@@ -59,7 +47,7 @@ function get(port: number, urlPath: string): Promise<{ status: number; ms: numbe
 
 const rssMiB = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
-async function startServer(): Promise<{ port: number; health: number; child: ChildProcess; exited: () => string | undefined }> {
+async function startServer(work: string): Promise<{ port: number; health: number; child: ChildProcess; exited: () => string | undefined }> {
   const certDir = path.join(work, 'certs');
   mkdirSync(certDir);
   writeSelfSignedCertificate(certDir);
@@ -99,8 +87,8 @@ log: { level: fatal }
 }
 
 /** Phase 1: the corpus, the oracle, the tally. */
-async function malformedInput(port: number, pid: number, exited: () => string | undefined) {
-  const cases = faultCorpus();
+async function malformedInput(port: number, pid: number, exited: () => string | undefined, { concurrency, sample }: { concurrency: number; sample: number }) {
+  const cases = faultCorpus(sample > 1 ? { sample } : {});
   const rssBefore = rssMiB(pid, 'VmRSS');
   const started = performance.now();
   const answers = await sendAll({ port }, cases, concurrency);
@@ -116,7 +104,7 @@ interface Hold {
 }
 
 /** How long the server keeps a socket that a client opens and then starves; null when still open at the hold limit. */
-function hold(client: string, open: () => net.Socket, feed?: (socket: net.Socket) => NodeJS.Timeout): Promise<Hold> {
+function hold(holdLimitMs: number, client: string, open: () => net.Socket, feed?: (socket: net.Socket) => NodeJS.Timeout): Promise<Hold> {
   return new Promise((resolve) => {
     const started = performance.now();
     const socket = open();
@@ -136,24 +124,24 @@ function hold(client: string, open: () => net.Socket, feed?: (socket: net.Socket
   });
 }
 
-async function slowAndIdleClients(port: number): Promise<Hold[]> {
+async function slowAndIdleClients(port: number, holdLimitMs: number): Promise<Hold[]> {
   const secure = () => tls.connect({ host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false });
   const header = 'POST /validate-profile HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
   const every = (ms: number, write: () => void) => setInterval(write, ms);
   const review = JSON.stringify(baseReviews()[0]!.review);
   return Promise.all([
-    hold('idle TCP, no TLS handshake', () => net.connect(port, '127.0.0.1')),
-    hold('idle TLS, no request', secure),
-    hold('slow headers (1 header line per second)', secure, (socket) => {
+    hold(holdLimitMs, 'idle TCP, no TLS handshake', () => net.connect(port, '127.0.0.1')),
+    hold(holdLimitMs, 'idle TLS, no request', secure),
+    hold(holdLimitMs, 'slow headers (1 header line per second)', secure, (socket) => {
       socket.write(header);
       let n = 0;
       return every(1000, () => socket.write(`X-Slow-${n++}: y\r\n`));
     }),
-    hold('slow body (1 byte per second)', secure, (socket) => {
+    hold(holdLimitMs, 'slow body (1 byte per second)', secure, (socket) => {
       socket.write(`${header}Content-Length: 100000\r\n\r\n`);
       return every(1000, () => socket.write('{'));
     }),
-    hold('idle keep-alive after one exchange', secure, (socket) => {
+    hold(holdLimitMs, 'idle keep-alive after one exchange', secure, (socket) => {
       socket.write(`${header}Content-Length: ${Buffer.byteLength(review)}\r\n\r\n${review}`);
       return every(3_600_000, () => undefined);
     }),
@@ -194,37 +182,70 @@ async function blockingHandler(port: number, health: number) {
   return figures;
 }
 
-const { port, health, child, exited } = await startServer();
-server = child;
-const input = await malformedInput(port, child.pid!, exited);
-const holds = await slowAndIdleClients(port);
-const blocking = await blockingHandler(port, health);
-const alive = exited() === undefined && (await get(health, '/healthz')).status === 200;
+type MalformedInput = Awaited<ReturnType<typeof malformedInput>>;
+type Blocking = Awaited<ReturnType<typeof blockingHandler>>;
 
-console.log(
-  `\nMalformed input: ${input.cases} requests in ${input.seconds.toFixed(1)} s, ${concurrency} at a time; RSS ${input.rssBeforeMiB.toFixed(0)} MiB before, peak ${input.peakRssMiB.toFixed(0)} MiB`,
-);
-const statuses = [...new Set(Object.values(input.statuses).flatMap((byStatus) => Object.keys(byStatus)))].sort();
-console.log(['class'.padEnd(22), ...statuses.map((s) => s.padStart(8))].join(''));
-for (const [kind, byStatus] of Object.entries(input.statuses)) console.log([kind.padEnd(22), ...statuses.map((s) => String(byStatus[s] ?? '').padStart(8))].join(''));
-const total = (status: string) => Object.values(input.statuses).reduce((sum, byStatus) => sum + (byStatus[status] ?? 0), 0);
-console.log(['total'.padEnd(22), ...statuses.map((s) => String(total(s)).padStart(8))].join(''));
-console.log(
-  `crashes: ${input.crashed ? 1 : 0}   transport errors: ${input.transportErrors.length}   unparseable answers: ${input.unparseable.length}   answers the API machinery refuses: ${input.rejectedByOracle.length}   wrong apiVersion: ${input.wrongApiVersion.length}   foreign uid: ${input.foreignUid.length}`,
-);
-for (const problem of [...input.unparseable, ...input.rejectedByOracle, ...input.transportErrors].slice(0, 10)) console.log('  ', JSON.stringify(problem));
+function reportFaults(report: Report, input: MalformedInput, holds: readonly Hold[], blocking: Blocking, concurrency: number): void {
+  report.line(
+    `## Malformed input\n\n${input.cases} requests in ${input.seconds.toFixed(1)} s, ${concurrency} at a time; RSS ${input.rssBeforeMiB.toFixed(0)} MiB before, peak ${input.peakRssMiB.toFixed(0)} MiB.`,
+  );
+  report.line();
+  const statuses = [...new Set(Object.values(input.statuses).flatMap((byStatus) => Object.keys(byStatus)))].sort();
+  const total = (status: string) => Object.values(input.statuses).reduce((sum, byStatus) => sum + (byStatus[status] ?? 0), 0);
+  report.table(['class', ...statuses], [...Object.entries(input.statuses).map(([kind, byStatus]) => [kind, ...statuses.map((s) => byStatus[s] ?? '')]), ['total', ...statuses.map(total)]]);
+  report.line();
+  report.line(
+    `Crashes: ${input.crashed ? 1 : 0}; transport errors: ${input.transportErrors.length}; unparseable answers: ${input.unparseable.length}; ` +
+      `answers the API machinery refuses: ${input.rejectedByOracle.length}; wrong apiVersion: ${input.wrongApiVersion.length}; foreign uid: ${input.foreignUid.length}.`,
+  );
+  for (const problem of [...input.unparseable, ...input.rejectedByOracle, ...input.transportErrors].slice(0, 10)) report.line(`- \`${JSON.stringify(problem)}\``);
+  report.line();
+  report.line('## Slow and idle clients: how long the server keeps the socket');
+  report.line();
+  report.table(
+    ['client', 'held', ''],
+    holds.map((h) => [h.client, h.heldMs === null ? '—' : `${(h.heldMs / 1000).toFixed(1)} s`, h.note]),
+  );
+  report.line();
+  report.line('## A handler blocking the event loop for 2 s: what others saw meanwhile (every 100 ms for 2.5 s)');
+  report.line();
+  report.table(
+    ['endpoint', 'requests', 'slowest ms', "over 1 s (the probes' timeout)"],
+    Object.entries(blocking).map(([name, f]) => [`\`${name}\``, f.requests, f.maxMs, f.over1s]),
+  );
+  report.line();
+}
 
-console.log('\nSlow and idle clients: how long the server keeps the socket');
-for (const h of holds) console.log(`  ${h.client.padEnd(42)} ${h.heldMs === null ? '—' : `${(h.heldMs / 1000).toFixed(1)} s`.padStart(8)}  ${h.note}`);
-
-console.log('\nA handler blocking the event loop for 2 s: what others saw meanwhile (every 100 ms for 2.5 s)');
-for (const [name, f] of Object.entries(blocking))
-  console.log(`  ${name.padEnd(20)} ${String(f.requests).padStart(3)} requests, slowest ${f.maxMs} ms, ${f.over1s} over 1 s (the probes' timeout)`);
-console.log(`\nserver alive at the end: ${alive}`);
-
-mkdirSync(path.join(repo, 'bench/results'), { recursive: true });
-writeFileSync(
-  path.join(repo, 'bench/results/faults.json'),
-  JSON.stringify({ when: new Date().toISOString(), input: { ...input, unparseable: input.unparseable.length, rejectedByOracle: input.rejectedByOracle.length }, holds, blocking, alive }, null, 2),
-);
-process.exit(alive && !input.crashed ? 0 : 1);
+export default defineBenchmark({
+  options: {
+    concurrency: { kind: 'number', default: 8, description: 'malformed requests in flight at once' },
+    sample: { kind: 'number', default: 1, description: 'send every n-th case of each class of the corpus (1: all of it)' },
+    'hold-limit': { kind: 'number', default: 150, description: 'seconds a slow or idle client waits for the server to close its socket' },
+  },
+  async main({ concurrency, sample, 'hold-limit': holdLimitSeconds }, report) {
+    const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-faults-'));
+    const servers: ChildProcess[] = [];
+    process.on('exit', () => {
+      for (const server of servers) server.kill('SIGKILL');
+      rmSync(work, { recursive: true, force: true });
+    });
+    const { port, health, child, exited } = await startServer(work);
+    servers.push(child);
+    const input = await malformedInput(port, child.pid!, exited, { concurrency, sample });
+    const holds = await slowAndIdleClients(port, holdLimitSeconds * 1000);
+    const blocking = await blockingHandler(port, health);
+    const alive = exited() === undefined && (await get(health, '/healthz')).status === 200;
+    reportFaults(report, input, holds, blocking, concurrency);
+    report.line(`Server alive at the end: ${alive}.`);
+    mkdirSync(path.join(repo, 'bench/results'), { recursive: true });
+    writeFileSync(
+      path.join(repo, 'bench/results/faults.json'),
+      JSON.stringify(
+        { when: new Date().toISOString(), input: { ...input, unparseable: input.unparseable.length, rejectedByOracle: input.rejectedByOracle.length }, holds, blocking, alive },
+        null,
+        2,
+      ),
+    );
+    if (!alive || input.crashed) process.exitCode = 1;
+  },
+});

@@ -1,12 +1,8 @@
 /** One fixed-duration wrk run (one thread, pinned to CPU 1) POSTing a body file over HTTPS; the summary line comes from wrk-report.lua. */
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-// Run from the sources (bench/support) or compiled (dist/bench/support).
-const REPO_ROOT = path.resolve(here, here.split(path.sep).includes('dist') ? '../../..' : '../..');
-const REPORT_SCRIPT = path.join(REPO_ROOT, 'bench/admission/wrk-report.lua');
+const REPORT_SCRIPT = fileURLToPath(new URL('../admission/wrk-report.lua', import.meta.url));
 
 export interface WrkResult {
   rps: number;

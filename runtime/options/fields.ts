@@ -51,7 +51,7 @@ export function checkFields<T>(raw: Record<string, unknown>, fields: Fields<T>, 
 }
 
 /** A string that `problem` has nothing to say about. */
-function stringWhere(problem: (value: string) => string | undefined): Checker<string> {
+export function stringWhere(problem: (value: string) => string | undefined): Checker<string> {
   return (value, path, report) => {
     const text = expectString(value, path, report);
     const message = text === undefined ? undefined : problem(text);
@@ -129,7 +129,7 @@ export const SERVER_ONLY_OPTION_NAMES = ['rbac', 'cache'] as const satisfies rea
 
 const RULE_KEYS = ['groups', 'versions', 'resources', 'operations', 'scope'];
 
-function checkRule(value: unknown, path: ProblemPath, report: Report): RuleOptions | undefined {
+export function checkRule(value: unknown, path: ProblemPath, report: Report): RuleOptions | undefined {
   return validOnly(report, (report) => {
     const rule = expectObject(value, path, report, RULE_KEYS);
     if (!rule) return undefined;
@@ -186,7 +186,7 @@ function checkResourceWildcards(resources: readonly string[], at: ProblemPath, r
   });
 }
 
-function checkMatchConditions(value: unknown, path: ProblemPath, report: Report): MatchCondition[] | undefined {
+export function checkMatchConditions(value: unknown, path: ProblemPath, report: Report): MatchCondition[] | undefined {
   return validOnly(report, (report) => {
     const conditions = expectArray(value, path, report);
     if (!conditions) return undefined;

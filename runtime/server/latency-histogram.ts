@@ -3,7 +3,7 @@
  * prom-client Registry like any of its metrics (so /metrics and the workers'
  * aggregation read it the same way), but observed with plain array writes:
  * prom-client's Histogram hashes the label set on every observation, which
- * was 2–3% of a small review's CPU (bench/README.md, "Where the time goes").
+ * was 2–3% of a small review's CPU (`npm run bench -- admission-profile`).
  */
 import type { Registry } from 'prom-client';
 

@@ -1,8 +1,7 @@
 /** AdmissionReview requests as the API server would send them, built from what a test gives. */
 import type { AdmissionRequest, AdmissionReview, ReviewApiVersion } from '../admission/review.js';
 import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubernetesObject, UserInfo } from '../contract.js';
-import type { ResolvedWebhook } from '../options/types.js';
-import { requestKindAndResource } from './request-kind.js';
+import { requestKindAndResource, type RulesOf } from './request-kind.js';
 
 export interface RequestInput<T extends object = KubernetesObject> {
   operation?: AdmissionOperation;
@@ -28,7 +27,7 @@ let uidCounter = 0;
  * object's apiVersion and kind, else from the webhook's rules where they name one group, version and resource
  * (the kind only for Kubernetes' built-in resources); otherwise it throws, asking for apiVersion and kind on the object.
  */
-export function admissionRequest<T extends object>(input: RequestInput<T>, webhook?: ResolvedWebhook): AdmissionRequest {
+export function admissionRequest<T extends object>(input: RequestInput<T>, webhook?: RulesOf): AdmissionRequest {
   const operation = input.operation ?? (input.oldObject && input.object ? 'UPDATE' : input.oldObject ? 'DELETE' : 'CREATE');
   // Typed models (e.g. @kubernetes/client-node's V1ConfigMap) are plain objects on the wire.
   const object = input.object as KubernetesObject | undefined;
@@ -54,6 +53,6 @@ export function admissionRequest<T extends object>(input: RequestInput<T>, webho
 }
 
 /** A whole AdmissionReview body, for HTTP tests. */
-export function admissionReview<T extends object>(input: RequestInput<T>, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1', webhook?: ResolvedWebhook): AdmissionReview {
+export function admissionReview<T extends object>(input: RequestInput<T>, apiVersion: ReviewApiVersion = 'admission.k8s.io/v1', webhook?: RulesOf): AdmissionReview {
   return { apiVersion, kind: 'AdmissionReview', request: admissionRequest(input, webhook) };
 }

@@ -4,7 +4,12 @@
  * webhook's rules where they name exactly one group, version and resource.
  */
 import type { GroupVersionKind, GroupVersionResource, KubernetesObject } from '../contract.js';
-import type { ResolvedRule, ResolvedWebhook } from '../options/types.js';
+import type { ResolvedRule } from '../options/types.js';
+
+/** What kind inference reads of a webhook or a policy: its rules. */
+export interface RulesOf {
+  readonly rules: readonly ResolvedRule[];
+}
 import { builtinKind } from './builtin-kinds.js';
 
 export interface KindInput {
@@ -20,7 +25,7 @@ type Inferred<T> = { readonly value: T } | { readonly problem: string };
 const NO_KIND: GroupVersionKind = { group: '', version: 'v1', kind: '' };
 
 /** Throws a one-line TypeError asking for apiVersion and kind when the object has none and the rules do not say. */
-export function requestKindAndResource(input: KindInput, webhook: ResolvedWebhook | undefined): { kind: GroupVersionKind; resource: GroupVersionResource } {
+export function requestKindAndResource(input: KindInput, webhook: RulesOf | undefined): { kind: GroupVersionKind; resource: GroupVersionResource } {
   const inferred: Inferred<GroupVersionKind> = input.kind ? { value: input.kind } : inferKind(input.object, webhook);
   if ('problem' in inferred && input.object) {
     throw new TypeError(`shaper-gen/testing: cannot tell the test object's ${inferred.problem}; set apiVersion and kind on the test object`);
@@ -30,7 +35,7 @@ export function requestKindAndResource(input: KindInput, webhook: ResolvedWebhoo
   return { kind, resource: input.resource ?? { group: kind.group, version: kind.version, resource: fromRule ?? `${kind.kind.toLowerCase()}s` } };
 }
 
-function inferKind(object: KubernetesObject | undefined, webhook: ResolvedWebhook | undefined): Inferred<GroupVersionKind> {
+function inferKind(object: KubernetesObject | undefined, webhook: RulesOf | undefined): Inferred<GroupVersionKind> {
   let group: Inferred<string>;
   let version: Inferred<string>;
   if (object?.apiVersion) {
@@ -55,7 +60,7 @@ function inferKind(object: KubernetesObject | undefined, webhook: ResolvedWebhoo
 }
 
 /** The one value the webhook's rules name among their `field`; else the problem, for the object's `what`. */
-function onlyOne(what: string, field: string, webhook: ResolvedWebhook | undefined, values: (rule: ResolvedRule) => readonly string[]): Inferred<string> {
+function onlyOne(what: string, field: string, webhook: RulesOf | undefined, values: (rule: ResolvedRule) => readonly string[]): Inferred<string> {
   if (!webhook) return { problem: `${what}: there is no webhook whose rules could say` };
   const named = [...new Set(webhook.rules.flatMap(values))];
   if (named.length === 1 && named[0] !== '*') return { value: named[0]! };

@@ -9,7 +9,7 @@
  * the code's. An example that stops being refused stops the script.
  */
 import path from 'node:path';
-import { checkMatchConditions } from '../../packages/generator/src/cel.ts';
+import { checkMatchConditions } from '../../packages/generator/src/cel/match-conditions.ts';
 import { CONFIGURATION_KINDS } from '../../packages/generator/src/model.ts';
 import { handlerShapeProblem } from '../../runtime/contract.ts';
 import { SERVER_ONLY_OPTION_NAMES, WEBHOOK_FIELDS, WEBHOOK_OPTION_NAMES } from '../../runtime/options/fields.ts';
@@ -89,11 +89,11 @@ const RULE_EXAMPLES: Record<string, readonly Example[]> = {
   scope: [{ value: 'Namespace' }],
 };
 
-/** CEL that the API server would refuse to store, compiled by the generator (packages/generator/src/cel.ts). */
+/** CEL that the API server would refuse to store, compiled by the generator (packages/generator/src/cel/match-conditions.ts). */
 const CEL_EXAMPLES = ['object.metadata.name', 'object.spec.replicas >', "duration('1x') > duration('1s')", 'object.metadata.labels.exists(k, k.size())'];
 
 /** The wrong-type input for a declared type. */
-function wrongType(type: string): unknown {
+export function wrongType(type: string): unknown {
   if (type === 'boolean') return 'yes';
   if (type === 'number') return '10';
   if (type.endsWith('[]')) return 'x';
@@ -163,18 +163,19 @@ function defaultOf(option: keyof WebhookOptions, required: boolean): string {
   return shown(value(validating));
 }
 
-/** The values of a list-derived alias type, e.g. Scope → "Cluster", "Namespaced", "*". */
-function aliasValues(type: string, docs: TypeDocs): string | undefined {
-  const lists = typeNames(type)
+/** The values of a list-derived alias type, e.g. Scope → "Cluster", "Namespaced", "*"; `lists` holds the lists by name. */
+export function aliasValues(type: string, docs: TypeDocs, lists: object = optionLists): string | undefined {
+  const found = typeNames(type)
     .map((name) => docs.listAliases.get(name))
     .filter((list): list is string => list !== undefined)
-    .map((list) => (optionLists as unknown as Record<string, readonly string[]>)[list]);
-  if (lists.length === 0) return undefined;
-  return lists.flatMap((values) => values!.map((value) => code(value))).join(', ');
+    .map((list) => (lists as Record<string, readonly string[] | undefined>)[list])
+    .filter((values): values is readonly string[] => values !== undefined);
+  if (found.length === 0) return undefined;
+  return found.flatMap((values) => values.map((value) => code(value))).join(', ');
 }
 
 /** Interfaces an option's type refers to, and the ones they refer to, in order of first mention. */
-function referencedInterfaces(types: readonly string[], docs: TypeDocs): InterfaceDoc[] {
+export function referencedInterfaces(types: readonly string[], docs: TypeDocs): InterfaceDoc[] {
   const found: InterfaceDoc[] = [];
   const visit = (type: string) => {
     for (const name of typeNames(type)) {
@@ -277,7 +278,7 @@ export function decoratorOptionsPage(root: string): string {
       out.push(
         '',
         paragraph(`${code('shaper-gen manifests')} also compiles each ${code('expression')} as the API server does before it stores the
-        configuration (${code('packages/generator/src/cel.ts')}): CEL with the API server's variables and function libraries, and a
+        configuration (${code('packages/generator/src/cel/match-conditions.ts')}): CEL with the API server's variables and function libraries, and a
         ${code('bool')} result. The decorator at run time does not compile CEL.`),
         '',
         table(['expression', 'message'], celExamples()),

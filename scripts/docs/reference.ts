@@ -1,11 +1,13 @@
 /** The generated reference pages: where each is written, what renders it from the code, and which differ from the files. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { chartContractPage } from './chart-contract.ts';
 import { chartValuesPage } from './chart-values.ts';
 import { cliPage } from './cli-reference.ts';
 import { crdMarkersPage } from './crd-markers.ts';
 import { decoratorOptionsPage } from './decorator-options.ts';
 import { metricsPage } from './metrics.ts';
+import { policyOptionsPage } from './policy-options.ts';
 import { serverConfigPage } from './server-config.ts';
 
 export interface ReferencePage {
@@ -16,10 +18,12 @@ export interface ReferencePage {
 
 const PAGES: readonly { readonly file: string; readonly render: (root: string) => string | Promise<string> }[] = [
   { file: 'docs/reference/decorator-options.md', render: decoratorOptionsPage },
+  { file: 'docs/reference/validating-policy-options.md', render: policyOptionsPage },
   { file: 'docs/reference/cli.md', render: cliPage },
   { file: 'docs/reference/chart-values.md', render: chartValuesPage },
   { file: 'docs/reference/server-config.md', render: serverConfigPage },
   { file: 'docs/reference/metrics.md', render: metricsPage },
+  { file: 'docs/reference/chart-contract.md', render: chartContractPage },
   { file: 'docs/reference/crd-markers.md', render: crdMarkersPage },
 ];
 

@@ -1,10 +1,11 @@
 /**
- * Which field of the generated webhook configuration each `@Webhook` option
- * is written to, read from the generator's template
- * (packages/generator/templates/webhook-configurations.yaml.hbs and its
- * partials): every YAML key line is given its path by indentation, and the
- * handlebars expressions on it (or the `{{#if option}}` / `{{#each option}}`
- * around it) say which option fills it.
+ * Which field of the generated objects each decorator option is written to,
+ * read from the generator's templates
+ * (packages/generator/templates/webhook-configurations.yaml.hbs,
+ * validating-admission-policies.yaml.hbs and their partials): every YAML key
+ * line is given its path by indentation, and the handlebars expressions on it
+ * (or the `{{#if option}}` / `{{#each option}}` around it) say which option
+ * fills it.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,10 +15,10 @@ export type FieldMap = Map<string, string[]>;
 
 const KEY_LINE = /^(\s*)(- )?([A-Za-z][\w.-]*):(.*)$/;
 const PARTIAL = /^(\s*)\{\{>\s*([\w-]+)[^}]*\}\}\s*$/;
-/** `{{q name}}`, `{{flow rules}}`, `{{goString path}}`, `{{timeoutSeconds}}`. */
-const REFERENCE = /\{\{(?:(?:q|flow|goString)\s+)?([A-Za-z]\w*)\}\}/g;
+/** `{{q name}}`, `{{flow rules}}`, `{{goString path}}`, `{{timeoutSeconds}}`, `{{q paramKind.kind}}`. */
+const REFERENCE = /\{\{(?:(?:q|flow|goString)\s+)?([A-Za-z][\w.]*)\}\}/g;
 const EACH = /\{\{#each\s+([A-Za-z]\w*)\}\}/;
-const IF = /\{\{#if\s+([A-Za-z]\w*)\}\}/;
+const IF = /\{\{#if\s+([A-Za-z][\w.]*)\}\}/;
 
 function expandPartials(text: string, partialsDir: string, indent = ''): string[] {
   return text.split('\n').flatMap((line) => {
@@ -34,7 +35,36 @@ function expandPartials(text: string, partialsDir: string, indent = ''): string[
  * (helpers, values of the chart) are ignored.
  */
 export function webhookTemplateFields(templateFile: string, options: readonly string[]): FieldMap {
-  const lines = expandPartials(readFileSync(templateFile, 'utf8'), path.join(path.dirname(templateFile), 'partials'));
+  return linesFields(templateLines(templateFile), options, (fieldPath) => (fieldPath.startsWith('webhooks[].') ? fieldPath : undefined));
+}
+
+/**
+ * The fields of each object of a template with several (`---` between them),
+ * named `<kind> <path>`: `ValidatingAdmissionPolicy spec.failurePolicy`. Only
+ * `metadata.name` and `spec.…` are kept; labels and the like come from helpers.
+ */
+export function objectTemplateFields(templateFile: string, options: readonly string[]): FieldMap {
+  const fields: FieldMap = new Map();
+  const documents: string[][] = [[]];
+  for (const line of templateLines(templateFile)) {
+    if (line.trim() === '---') documents.push([]);
+    else documents.at(-1)!.push(line);
+  }
+  for (const lines of documents) {
+    const kind = lines.map((line) => /^kind:\s*(\w+)\s*$/.exec(line)?.[1]).find((found) => found !== undefined);
+    if (!kind) continue;
+    const found = linesFields(lines, options, (fieldPath) => (fieldPath === 'metadata.name' || fieldPath.startsWith('spec.') ? `${kind} ${fieldPath}` : undefined));
+    for (const [option, paths] of found) fields.set(option, [...(fields.get(option) ?? []), ...paths.filter((p) => !fields.get(option)?.includes(p))]);
+  }
+  return fields;
+}
+
+function templateLines(templateFile: string): string[] {
+  return expandPartials(readFileSync(templateFile, 'utf8'), path.join(path.dirname(templateFile), 'partials'));
+}
+
+/** Walks the template's lines; `keep` names a field path to report, or drops it. */
+function linesFields(lines: readonly string[], options: readonly string[], keep: (fieldPath: string) => string | undefined): FieldMap {
   const fields: FieldMap = new Map();
   const add = (option: string, field: string) => {
     const list = fields.get(option) ?? [];
@@ -45,22 +75,27 @@ export function webhookTemplateFields(templateFile: string, options: readonly st
   const each: string[] = [];
   let pendingIf: string | undefined;
   let lastKey: { path: string; value: string } | undefined;
-  /** An option name as the current `{{#each}}` scope sees it: `rules.groups` inside rules. */
+  /** An option name as the current `{{#each}}` scope sees it: `rules.groups` inside rules; `paramRef.name` outside any. */
   const scoped = (name: string): string | undefined => {
     const scope = each.filter((entry) => options.includes(entry));
-    if (scope.length === 0) return options.includes(name) ? name : undefined;
+    if (scope.length === 0) return options.includes(name.split('.')[0]!) ? name : undefined;
     return `${scope.join('.')}.${name}`;
   };
   for (const line of lines) {
     const eachMatch = EACH.exec(line);
-    if (eachMatch) {
+    // `key: … {{#each option}}…{{/each}} …` on one line is a reference on a key line, not a block.
+    const inlineEach = eachMatch && line.includes('{{/each}}', eachMatch.index) ? eachMatch[1] : undefined;
+    if (eachMatch && !inlineEach) {
       const name = eachMatch[1]!;
       // `rules:` followed by `{{#each rules}}`: the list is the option.
-      if (options.includes(name) && lastKey?.value.trim() === '') add(name, lastKey.path);
+      if (options.includes(name) && lastKey?.value.trim() === '') {
+        const kept = keep(lastKey.path);
+        if (kept) add(name, kept);
+      }
       each.push(name);
       continue;
     }
-    if (line.includes('{{/each}}')) {
+    if (line.includes('{{/each}}') && !inlineEach) {
       each.pop();
       continue;
     }
@@ -85,15 +120,17 @@ export function webhookTemplateFields(templateFile: string, options: readonly st
     const fieldPath = parent.path ? `${parent.path}.${name}` : name;
     stack.push({ indent, path: fieldPath, item: false });
     lastKey = { path: fieldPath, value };
-    if (!fieldPath.startsWith('webhooks[].')) continue;
+    const kept = keep(fieldPath);
+    if (!kept) continue;
     if (pendingIf !== undefined) {
       const option = scoped(pendingIf);
-      if (option) add(option, fieldPath);
+      if (option) add(option, kept);
       pendingIf = undefined;
     }
-    for (const reference of value.matchAll(REFERENCE)) {
-      const option = scoped(reference[1]!);
-      if (option) add(option, fieldPath);
+    const references = [...value.matchAll(REFERENCE)].map((reference) => reference[1]!);
+    for (const reference of inlineEach ? [...references, inlineEach] : references) {
+      const option = scoped(reference);
+      if (option) add(option, kept);
     }
   }
   return fields;

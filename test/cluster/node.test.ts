@@ -10,12 +10,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, DiscoveryV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKindEnv, FULLNAME, RELEASE, RELEASE_NAMESPACE, type KindEnv, type KindEnvPod } from '../kindenv/index.js';
-import { waitFor } from '../kindenv/processes.js';
-import { installSample, SAMPLE_GROUP as group, SAMPLE_VERSION as version } from '../kindenv/sample.js';
+import { createKindEnv, FULLNAME, RELEASE, RELEASE_NAMESPACE, type KindEnv, type KindEnvPod } from '../../support/kindenv/index.js';
+import { waitFor } from '../../support/kindenv/processes.js';
+import { installSample, SAMPLE_GROUP as group, SAMPLE_VERSION as version } from '../../support/kindenv/sample.js';
 import { admissionTraffic } from '../support/admission-traffic.js';
 import { REPO_ROOT } from '../support/fixture-project.js';
-import { httpText } from '../support/http-text.js';
+import { httpText } from '../../support/http-text.js';
 
 const run = promisify(execFile);
 const NS = 'team-n';

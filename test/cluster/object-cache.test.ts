@@ -27,8 +27,8 @@ import type { KubernetesObject } from '../../runtime/contract.js';
 import { ApiConnection } from '../../runtime/kube/api-connection.js';
 import { inClusterSettings } from '../../runtime/kube/in-cluster.js';
 import { readKubeconfig } from '../../runtime/kube/kubeconfig.js';
-import { rawRequest, startControlPlane, type ControlPlane } from '../kindenv/control-plane.js';
-import { waitFor } from '../kindenv/processes.js';
+import { rawRequest, startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
+import { waitFor } from '../../support/kindenv/processes.js';
 import { REPO_ROOT } from '../support/fixture-project.js';
 import { getPlain, serve, ServeDir, sleep, waitReady } from '../support/serve-process.js';
 

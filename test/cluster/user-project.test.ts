@@ -8,8 +8,8 @@
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type V1ConfigMap, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deniedBy, rejection, waitForInjectedCA } from '../kindenv/admission-status.js';
-import { createKindEnv, type KindEnv } from '../kindenv/index.js';
+import { deniedBy, rejection, waitForInjectedCA } from '../../support/kindenv/admission-status.js';
+import { createKindEnv, type KindEnv } from '../../support/kindenv/index.js';
 import { createUserProject, type UserProject } from '../support/user-project.js';
 
 const NAME = 'team-guard';

@@ -17,11 +17,11 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deniedBy, rejection } from '../kindenv/admission-status.js';
-import { installSample } from '../kindenv/sample.js';
-import { createKindEnv, FULLNAME, RELEASE_NAMESPACE, type InstallResult, type KindEnv } from '../kindenv/index.js';
-import { waitFor } from '../kindenv/processes.js';
-import { httpText } from '../support/http-text.js';
+import { deniedBy, rejection } from '../../support/kindenv/admission-status.js';
+import { installSample } from '../../support/kindenv/sample.js';
+import { createKindEnv, FULLNAME, RELEASE_NAMESPACE, type InstallResult, type KindEnv } from '../../support/kindenv/index.js';
+import { waitFor } from '../../support/kindenv/processes.js';
+import { httpText } from '../../support/http-text.js';
 
 const NS = 'team-a';
 const group = 'shaper.io';

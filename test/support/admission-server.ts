@@ -10,8 +10,8 @@ import type { KubeClient } from '../../runtime/contract.js';
 import type { MemoryBudget } from '../../runtime/server/memory-budget.js';
 import { registerWebhooks } from '../../runtime/server/registry.js';
 import { WebhookServer, type ListeningAddresses } from '../../runtime/server/webhook-server.js';
-import { freePort } from './free-port.js';
-import { createTestCA, type Pem, type TestCA } from './pki.js';
+import { freePort } from '../../support/free-port.js';
+import { createTestCA, type Pem, type TestCA } from '../../support/pki.js';
 
 export interface HttpResult {
   status: number;

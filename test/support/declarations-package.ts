@@ -6,7 +6,7 @@
 import { cpSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { REPO_ROOT } from './repo-root.js';
+import { REPO_ROOT } from '../../support/repo-root.js';
 
 const PUBLIC_ENTRY_POINTS = ['runtime/index.ts', 'runtime/testing/index.ts', 'runtime/server/index.ts'];
 

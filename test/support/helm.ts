@@ -28,6 +28,10 @@ export interface HelmOptions {
   /** `--set-json` style values, applied in order. */
   set?: Record<string, unknown>;
   valuesFiles?: string[];
+  /** `--kube-version`: the Kubernetes version `helm template` renders for (.Capabilities.KubeVersion). */
+  kubeVersion?: string;
+  /** `--api-versions`: what .Capabilities.APIVersions has besides helm's defaults, e.g. `admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy`. */
+  apiVersions?: string[];
 }
 
 function valueArgs(options: HelmOptions): string[] {
@@ -39,7 +43,8 @@ function valueArgs(options: HelmOptions): string[] {
 
 /** `helm template` output as helm prints it. */
 export async function helmTemplateText(chartDir: string, options: HelmOptions = {}): Promise<string> {
-  const { stdout } = await run(helmBinary(), ['template', options.release ?? 'shaper', chartDir, '--namespace', options.namespace ?? 'shaper-system', ...valueArgs(options)], {
+  const capabilities = [...(options.kubeVersion ? ['--kube-version', options.kubeVersion] : []), ...(options.apiVersions ?? []).flatMap((version) => ['--api-versions', version])];
+  const { stdout } = await run(helmBinary(), ['template', options.release ?? 'shaper', chartDir, '--namespace', options.namespace ?? 'shaper-system', ...capabilities, ...valueArgs(options)], {
     maxBuffer: 64 * 1024 * 1024,
   });
   return stdout;

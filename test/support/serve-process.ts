@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { request, type HttpResult } from './admission-server.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../../support/free-port.js';
 import { REPO_ROOT } from './fixture-project.js';
-import { createTestCA, type TestCA } from './pki.js';
+import { createTestCA, type TestCA } from '../../support/pki.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/bin/shaper-gen.js');
 

@@ -1,9 +1,9 @@
 /**
  * What the generated templates need from the chart they are written into: the
- * one list the check below applies and the README's "Chart contract" describes.
- * A chart from `shaper-gen init` has all of it; a hand-made or renamed chart is
- * told what is missing, file by file, instead of failing later in `helm template`
- * with a nil pointer.
+ * one list the check below applies and docs/reference/chart-contract.md is
+ * generated from (npm run docs). A chart from `shaper-gen init` has all of it;
+ * a hand-made or renamed chart is told what is missing, file by file, instead
+ * of failing later in `helm template` with a nil pointer.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,12 +19,20 @@ export const CHART_CONTRACT = {
   crdValues: ['crds.install', 'crds.keep'],
   /** The cert-manager Certificate whose CA cainjector injects: `<fullname>` + this suffix. */
   servingCertificateSuffix: '-serving-cert',
+  /**
+   * The helper `<chart name>.<rbacHelper>` the generator writes (templates/_rbac-rules.tpl) with the rules
+   * webhooks declare in `rbac` or need for `cache`; when some webhook does, another template must include it.
+   */
+  rbacHelper: 'rbacRules',
 } as const;
+
+/** How every problem message below ends: where a user reads the contract. */
+export const CHART_CONTRACT_HINT = '(see "Chart contract" in the shaper-gen README)';
 
 /** Problems of the chart in `chartDir` for generated templates; `grantsRbac`: some webhook declares `rbac` or `cache`; `crds`: the sources declare kinds. */
 export function chartContractProblems(chartDir: string, chartName: string, grantsRbac: boolean, crds = false): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  const at = (file: string, message: string) => problems.push(diagnosticIn(file, `${message} (see "Chart contract" in the shaper-gen README)`));
+  const at = (file: string, message: string) => problems.push(diagnosticIn(file, `${message} ${CHART_CONTRACT_HINT}`));
   const valuesFile = path.join(chartDir, 'values.yaml');
   const values = existsSync(valuesFile) ? (parseYaml(readFileSync(valuesFile, 'utf8')) as unknown) : undefined;
   for (const key of CHART_CONTRACT.values) {
@@ -51,7 +59,7 @@ export function chartContractProblems(chartDir: string, chartName: string, grant
       `no template makes the cert-manager Certificate "<fullname>${CHART_CONTRACT.servingCertificateSuffix}" whose CA cainjector injects into the generated webhook configurations`,
     );
   }
-  const rbacHelper = `${chartName}.rbacRules`;
+  const rbacHelper = `${chartName}.${CHART_CONTRACT.rbacHelper}`;
   if (grantsRbac && !templates.some((t) => t.file !== '_rbac-rules.tpl' && t.text.includes(`"${rbacHelper}"`))) {
     at(path.join(chartDir, 'templates'), `webhooks declare rbac or cache, but no template includes "${rbacHelper}": the server's ServiceAccount would not get those permissions`);
   }

@@ -18,6 +18,8 @@ export interface GeneratorConfig {
   readonly chartDir: string;
   /** The generated module that exports every decorated class. */
   readonly handlersModule: string;
+  /** CustomResourceDefinition YAML files (globs) whose schemas type the `object` of policy expressions. */
+  readonly crds: readonly string[];
 }
 
 const SCHEMA = {
@@ -30,6 +32,7 @@ const SCHEMA = {
     exclude: { type: 'list', items: { type: 'string' } },
     chartDir: { type: 'string' },
     handlersModule: { type: 'string', pattern: /\.(ts|mts)$/, hint: 'must name a .ts or .mts file' },
+    crds: { type: 'list', items: { type: 'string' } },
   },
 } as const satisfies Schema;
 
@@ -71,5 +74,6 @@ function resolveConfig(root: string, configFile: string | undefined, value: Docu
     exclude: [...(value.exclude ?? DEFAULTS.exclude), ...handlersExclude],
     chartDir: path.resolve(root, value.chartDir ?? DEFAULTS.chartDir),
     handlersModule: path.resolve(root, handlersModule),
+    crds: value.crds ?? [],
   };
 }

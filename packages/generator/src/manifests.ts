@@ -8,7 +8,9 @@ import { ConfigError, digestInputs, glob, parseYaml, rbacRulesOf, type InputDige
 import { chartContractProblems } from './chart-contract.js';
 import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
-import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel } from './model.js';
+import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, VALIDATING_POLICIES_FILE, validatingPoliciesModel } from './model.js';
+import { loadCrdSchemas } from './policy/crd-schemas.js';
+import type { DecoratedPolicy } from './policy/scan-policy.js';
 import type { Crd } from './crd/types.js';
 import type { DecoratedWebhook } from './scan.js';
 
@@ -21,6 +23,7 @@ export interface GeneratedFile {
 export interface GenerationResult {
   readonly files: readonly GeneratedFile[];
   readonly webhooks: readonly DecoratedWebhook[];
+  readonly policies: readonly DecoratedPolicy[];
   readonly crds: readonly Crd[];
   /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
   readonly obsolete: readonly string[];
@@ -43,9 +46,11 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const chartName = readChartName(config.chartDir);
   // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
   const { scanWebhooks } = await import('./scan.js');
-  const { webhooks, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources);
-  const { crdFiles, obsoleteCrdFiles, scanCustomResources } = await import('./crd/generate.js');
+  const { crdFiles, obsoleteCrdFiles, scanCustomResources, withGeneratedCrds } = await import('./crd/generate.js');
   const crdScan = scanCustomResources(config.tsconfig, sources, config.root);
+  // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists.
+  const policySchemas = withGeneratedCrds(crdScan.crds, await loadCrdSchemas(config.root, config.crds));
+  const { webhooks, policies, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, { policies: policySchemas });
   if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
     throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
   }
@@ -64,6 +69,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     path: path.join(chartTemplates, kind.fileName),
     content: templates.webhookConfigurations(configurationsModel(kind, webhooks, chartName, config.root)),
   }));
+  files.push({ path: path.join(chartTemplates, VALIDATING_POLICIES_FILE), content: templates.validatingPolicies(validatingPoliciesModel(policies, chartName, config.root)) });
   files.push({
     path: path.join(chartTemplates, '_webhook-paths.tpl'),
     content: templates.webhookPaths(
@@ -85,7 +91,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
   files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName));
   const obsolete = obsoleteCrdFiles(config.chartDir, files);
-  return { files, webhooks, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+  return { files, webhooks, policies, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

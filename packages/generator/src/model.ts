@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { type LabelSelector, mergeRbacRules, rbacRulesOf, type ResolvedWebhook } from 'shaper-gen/internal/generator';
 import { compareText } from './compare-text.js';
+import type { DecoratedPolicy } from './policy/scan-policy.js';
 import type { DecoratedWebhook } from './scan.js';
 
 export const CONFIGURATION_KINDS = [
@@ -49,6 +50,23 @@ function webhookModel({ webhook, className, file }: DecoratedWebhook, root: stri
     sideEffects: webhook.sideEffects,
     timeoutSeconds: webhook.timeoutSeconds,
     matchConditions: webhook.matchConditions?.length ? webhook.matchConditions : null,
+  };
+}
+
+export const VALIDATING_POLICIES_FILE = 'validating-admission-policies.yaml';
+
+export function validatingPoliciesModel(policies: readonly DecoratedPolicy[], chartName: string, root: string) {
+  const sorted = [...policies].sort((a, b) => compareText(a.policy.name, b.policy.name));
+  return {
+    helpers: helmHelpers(chartName),
+    policies: sorted.map(({ policy, className, file }) => ({
+      ...policy,
+      source: `${className} in ${toPosix(path.relative(root, file))}`,
+      namespaceSelector: selectorModel(policy.namespaceSelector),
+      objectSelector: selectorModel(policy.objectSelector),
+      paramRef: policy.paramRef ? { ...policy.paramRef, selector: selectorModel(policy.paramRef.selector) } : null,
+      paramKind: policy.paramKind ?? null,
+    })),
   };
 }
 

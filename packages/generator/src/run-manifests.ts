@@ -34,8 +34,9 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
     const changed = [...writeGeneratedFiles(result.files), ...removeObsoleteFiles(result.obsolete)];
     writeInputsRecord(config.root, config.handlersModule, result.inputs);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    const policies = result.policies.length > 0 ? ` and ${result.policies.length} policies` : '';
     console.log(
-      `shaper-gen: ${result.webhooks.length} webhooks from ${result.candidateFiles} of ${result.scannedFiles} files${crdCount(result.crds.length)}; ` +
+      `shaper-gen: ${result.webhooks.length} webhooks${policies} from ${result.candidateFiles} of ${result.scannedFiles} files${crdCount(result.crds.length)}; ` +
         `${changed.length} file(s) updated in ${seconds}s`,
     );
     for (const file of changed) console.log(`  ${result.obsolete.includes(file) ? 'removed' : 'wrote'} ${relative(file)}`);

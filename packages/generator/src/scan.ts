@@ -10,10 +10,12 @@
  * diagnostic.
  */
 import type { ts as TS } from 'ts-morph';
-import { checkWebhookSet, formatProblemPath, handlerShapeProblem, type ProblemPath, type ResolvedWebhook, resolveWebhookOptions } from 'shaper-gen/internal/generator';
-import { checkMatchConditions } from './cel.js';
-import { diagnosticAt, diagnosticInString, type Diagnostic } from './diagnostics.js';
-import { checkerResolver, evaluateStatically, type NameResolver } from './evaluate.js';
+import { checkWebhookSet, handlerShapeProblem, type ProblemPath, type ResolvedWebhook, resolveWebhookOptions } from 'shaper-gen/internal/generator';
+import { checkMatchConditions } from './cel/match-conditions.js';
+import { decoratorArgument, exportedClassName } from './decorator-argument.js';
+import { diagnosticAt, type Diagnostic } from './diagnostics.js';
+import { checkerResolver, type NameResolver } from './evaluate.js';
+import { policySetDiagnostics, readPolicyDecorator, type DecoratedPolicy, type FoundPolicy, type PolicyCheckContext } from './policy/scan-policy.js';
 import { buildScanProgram, prepareScan, type ScanInput } from './program.js';
 import { NotSyntactic, SyntaxResolver } from './syntax-resolver.js';
 import { loadTypeScript } from './typescript.js';
@@ -31,6 +33,7 @@ export interface DecoratedWebhook {
 
 export interface ScanResult {
   readonly webhooks: readonly DecoratedWebhook[];
+  readonly policies: readonly DecoratedPolicy[];
   readonly diagnostics: readonly Diagnostic[];
   readonly candidateFiles: number;
   /** Which pass answered, and why the syntax-only one did not (for tests and profiling). */
@@ -46,24 +49,27 @@ interface Found extends DecoratedWebhook {
 export interface ScanOptions {
   /** Skip the syntax-only pass (tests compare the two). */
   readonly checkerOnly?: boolean;
+  /** What policy expressions are type-checked against; without it, `object` is dyn. */
+  readonly policies?: PolicyCheckContext;
 }
 
 export function scanWebhooks(tsconfigPath: string, files: readonly string[], options: ScanOptions = {}): ScanResult {
   const input = prepareScan(tsconfigPath, files);
-  const syntaxOnly = options.checkerOnly ? { reason: 'checkerOnly' } : scanWithoutChecker(input);
+  const syntaxOnly = options.checkerOnly ? { reason: 'checkerOnly' } : scanWithoutChecker(input, options.policies);
   if (syntaxOnly.result) return syntaxOnly.result;
   const { checker, candidates } = buildScanProgram(input);
-  return { ...scanSourceFiles(candidates, checkerResolver(checker)), pass: 'checker', checkerReason: syntaxOnly.reason };
+  return { ...scanSourceFiles(candidates, checkerResolver(checker), options.policies), pass: 'checker', checkerReason: syntaxOnly.reason };
 }
 
 /** The syntax-only pass; no result where the checker must decide or word a diagnostic. */
-function scanWithoutChecker(input: ScanInput): { result?: ScanResult; reason: string } {
+function scanWithoutChecker(input: ScanInput, policyContext: PolicyCheckContext | undefined): { result?: ScanResult; reason: string } {
   if (input.augmentations) return { reason: 'a source file declares a module augmentation or globals' };
   try {
     const resolver = new SyntaxResolver(input);
     const result = scanSourceFiles(
       input.candidates.map((file) => resolver.sourceFile(file)),
       resolver,
+      policyContext,
     );
     if (result.diagnostics.length > 0) return { reason: 'problems found' };
     return { result: { ...result, pass: 'syntax' }, reason: '' };
@@ -73,17 +79,20 @@ function scanWithoutChecker(input: ScanInput): { result?: ScanResult; reason: st
   }
 }
 
-function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameResolver): Omit<ScanResult, 'pass'> {
+function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameResolver, policyContext: PolicyCheckContext | undefined): Omit<ScanResult, 'pass'> {
   const diagnostics: Diagnostic[] = [];
   const found: Found[] = [];
+  const policies: FoundPolicy[] = [];
 
   for (const sourceFile of candidates) {
     for (const statement of sourceFile.statements) {
       if (!ts.isClassDeclaration(statement)) continue;
       for (const decorator of ts.getDecorators(statement) ?? []) {
-        if (!isWebhookDecorator(decorator, resolver)) continue;
-        const result = readDecorator(statement, decorator, resolver, diagnostics);
-        if (result) found.push(result);
+        const marker = markerOf(decorator, resolver);
+        const webhook = marker === 'webhook' ? readDecorator(statement, decorator, resolver, diagnostics) : undefined;
+        const policy = marker === 'validatingPolicy' ? readPolicyDecorator(statement, decorator, resolver, diagnostics, policyContext) : undefined;
+        if (webhook) found.push(webhook);
+        if (policy) policies.push(policy);
       }
     }
   }
@@ -92,68 +101,43 @@ function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameRes
     const item = found[index]!;
     diagnostics.push(diagnosticAt(item.locate(problem.path), problem.message));
   }
+  diagnostics.push(...policySetDiagnostics(policies));
   return {
     webhooks: found.map(({ className, file, webhook }) => ({ className, file, webhook })),
+    policies: policies.map(({ className, file, policy }) => ({ className, file, policy })),
     diagnostics,
     candidateFiles: candidates.length,
   };
 }
 
-function isWebhookDecorator(decorator: TS.Decorator, resolver: NameResolver): boolean {
+/** Which of shaper-gen's decorators this is, by the `@shaperGenMarker <kind>` tag on the function it calls. */
+function markerOf(decorator: TS.Decorator, resolver: NameResolver): string | undefined {
   const call = decorator.expression;
   const callee = ts.isCallExpression(call) ? call.expression : call;
-  return resolver.calleeDeclarations(callee).some((declaration) => ts.isFunctionDeclaration(declaration) && ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === MARKER_TAG));
+  for (const declaration of resolver.calleeDeclarations(callee)) {
+    if (!ts.isFunctionDeclaration(declaration)) continue;
+    const tag = ts.getJSDocTags(declaration).find((t) => t.tagName.text === MARKER_TAG);
+    if (tag) return ts.getTextOfJSDocComment(tag.comment)?.trim() ?? 'webhook';
+  }
+  return undefined;
 }
 
-// eslint-disable-next-line complexity, max-statements -- every way a decorator can fail to be static, reported where it fails; to split (follow-up)
 function readDecorator(classNode: TS.ClassDeclaration, decorator: TS.Decorator, resolver: NameResolver, diagnostics: Diagnostic[]): Found | undefined {
-  const call = decorator.expression;
-  if (!ts.isCallExpression(call) || call.arguments.length !== 1) {
-    diagnostics.push(diagnosticAt(decorator, '@Webhook must be called with exactly one options object: @Webhook({ path, mutating, rules })'));
-    return undefined;
-  }
-  const argument = call.arguments[0]!;
-  const evaluation = evaluateStatically(argument, resolver);
-  if (evaluation.diagnostics.length > 0) {
-    diagnostics.push(...evaluation.diagnostics);
-    return undefined;
-  }
-
-  const locate = (path: ProblemPath): TS.Node => {
-    for (let length = path.length; length > 0; length--) {
-      const node = evaluation.locations.get(formatProblemPath(path.slice(0, length)));
-      if (node) return node;
-    }
-    return argument;
-  };
-  const inOtherFile = (node: TS.Node) => node.getSourceFile() !== decorator.getSourceFile();
-
-  const { webhook, problems } = resolveWebhookOptions(evaluation.value);
-  for (const problem of problems) {
-    const node = locate(problem.path);
-    const context = inOtherFile(node) ? ` (in @Webhook of ${classNode.name?.text ?? 'anonymous class'})` : '';
-    diagnostics.push(diagnosticAt(node, `${problem.message}${context}`));
-  }
+  const argument = decoratorArgument(decorator, '@Webhook must be called with exactly one options object: @Webhook({ path, mutating, rules })', resolver, diagnostics);
+  if (!argument) return undefined;
+  const { value, locate, report } = argument;
+  const { webhook, problems } = resolveWebhookOptions(value);
+  for (const problem of problems) report(classNode, '@Webhook', problem.path, problem.message);
   // Compiled even when other options are wrong, so that one run reports every problem.
-  const conditions = (evaluation.value as { matchConditions?: unknown } | null)?.matchConditions;
+  const conditions = (value as { matchConditions?: unknown } | null)?.matchConditions;
   const celProblems = Array.isArray(conditions) && conditions.length > 0 ? checkMatchConditions(conditions) : [];
-  for (const problem of celProblems) {
-    const node = locate(['matchConditions', problem.index, 'expression']);
-    const context = inOtherFile(node) ? ` (in @Webhook of ${classNode.name?.text ?? 'anonymous class'})` : '';
-    diagnostics.push(diagnosticInString(node, problem.offset, `${problem.message}${context}`));
-  }
+  for (const problem of celProblems) report(classNode, '@Webhook', ['matchConditions', problem.index, 'expression'], problem.message, problem.offset);
   if (!webhook || celProblems.length > 0) return undefined;
-
-  const className = classNode.name?.text;
-  const exported = ts.getCombinedModifierFlags(classNode) & ts.ModifierFlags.Export;
-  const isDefault = ts.getCombinedModifierFlags(classNode) & ts.ModifierFlags.Default;
-  if (!className || !exported || isDefault) {
-    diagnostics.push(diagnosticAt(classNode.name ?? classNode, `class ${className ?? '(anonymous)'} with @Webhook must be a named export (export class …) so the server can register it`));
-    return undefined;
-  }
+  const className = exportedClassName(classNode, '@Webhook', 'so the server can register it', diagnostics);
+  if (!className) return undefined;
   const shapeProblem = ownMembersShapeProblem(classNode, webhook);
   if (shapeProblem) {
-    diagnostics.push(diagnosticAt(classNode.name, shapeProblem));
+    diagnostics.push(diagnosticAt(classNode.name!, shapeProblem));
     return undefined;
   }
   return { className, file: decorator.getSourceFile().fileName, webhook, decorator, locate };

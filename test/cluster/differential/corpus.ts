@@ -8,7 +8,7 @@
  * together cannot collide on webhook names.
  */
 import { CEL_EXPRESSIONS } from './cel-expressions.js';
-import { seededRandom } from '../../support/seeded-random.js';
+import { seededRandom } from '../../../support/seeded-random.js';
 
 export type Options = Record<string, unknown>;
 

@@ -8,7 +8,7 @@
  * values before the API server could judge them.
  */
 import https from 'node:https';
-import type { ControlPlane } from '../../kindenv/control-plane.js';
+import type { ControlPlane } from '../../../support/kindenv/control-plane.js';
 import type { K8sObject } from '../../support/helm.js';
 
 export interface DryRunResult {

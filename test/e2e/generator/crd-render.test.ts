@@ -11,7 +11,7 @@ import { scanCustomResources } from '../../../packages/generator/src/crd/generat
 import { runManifests } from '../../../packages/generator/src/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate, helmTemplateText } from '../../support/helm.js';
-import { judgeManifests } from '../../support/oracle.js';
+import { judgeManifests } from '../../../support/oracle.js';
 import { EXAMPLE_GROUP, WIDGET } from '../../support/crd-fixture-sources.js';
 
 const HOOKS = `import { Webhook } from 'shaper-gen';
@@ -39,7 +39,7 @@ afterEach(() => {
 describe('a generated CRD in the chart', () => {
   it('is written under templates/crds/, renders as the scanned model (every string back as written, {{ included), and passes helm lint --strict and the oracle', async () => {
     expect(await runManifests({}, project.dir)).toBe(0);
-    expect(printed(log)).toContain('1 webhooks from 1 of 3 files, 1 CRD; 6 file(s) updated');
+    expect(printed(log)).toContain('1 webhooks from 1 of 3 files, 1 CRD; 7 file(s) updated');
     expect(printed(log)).toContain(`wrote ${CRD_FILE}`);
     const model = scanCustomResources(
       project.file('tsconfig.json'),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runManifests } from '../../../packages/generator/src/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate, type K8sObject } from '../../support/helm.js';
-import { createTestCA } from '../../support/pki.js';
+import { createTestCA } from '../../../support/pki.js';
 
 const HOOKS = `import { Webhook } from 'shaper-gen';
 const rules = [{ groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles', 'profiles/status'], operations: ['CREATE', 'UPDATE'], scope: 'Namespaced' }] as const;

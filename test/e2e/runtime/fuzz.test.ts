@@ -1,18 +1,18 @@
 /**
- * Malformed input over real HTTPS (a tenth of every class of bench/faults's
+ * Malformed input over real HTTPS (a tenth of every class of support/faults's
  * corpus, every large body): no transport error, no HTTP 5xx, every answer an
  * AdmissionReview that the API machinery decodes strictly, with the uid the
  * request carried and in the version it asked in; the server keeps serving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultCorpus, type FaultCase } from '../../../bench/faults/corpus.js';
-import { sendAll, type Answer } from '../../../bench/faults/send.js';
-import { oracleCases, tally, type FaultTally } from '../../../bench/faults/tally.js';
+import { faultCorpus, type FaultCase } from '../../../support/faults/corpus.js';
+import { sendAll, type Answer } from '../../../support/faults/send.js';
+import { oracleCases, tally, type FaultTally } from '../../../support/faults/tally.js';
 import { identifyReview } from '../../../runtime/admission/review.js';
 import { ProfileDefaulter } from '../../../sample/webhooks/profile-defaulter.js';
 import { ProfileValidator } from '../../../sample/webhooks/profile-validator.js';
 import { startTestServer, type TestServer } from '../../support/admission-server.js';
-import { judgeResponses } from '../../support/oracle.js';
+import { judgeResponses } from '../../../support/oracle.js';
 
 let t: TestServer;
 let cases: FaultCase[];

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
-import { REPO_ROOT } from '../../support/repo-root.js';
+import { REPO_ROOT } from '../../../support/repo-root.js';
 import { runNode, serve, ServeDir, waitReady } from '../../support/serve-process.js';
 
 const dist = (file: string) => JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);

@@ -14,7 +14,7 @@ import { webhooks } from '../../fixtures/runtime/handlers.js';
 import { startTestServer, type TestServer } from '../../support/admission-server.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 import { chartContainerEnv } from '../../support/helm.js';
-import { REVIEW_SHAPES, shapedReview } from '../../../bench/support/review-shapes.js';
+import { REVIEW_SHAPES, shapedReview } from '../../../support/review-shapes.js';
 import { serve, ServeDir, waitReady } from '../../support/serve-process.js';
 
 const MiB = 1024 * 1024;

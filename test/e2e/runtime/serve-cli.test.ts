@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
 import { request } from '../../support/admission-server.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
-import { freePort } from '../../support/free-port.js';
+import { freePort } from '../../../support/free-port.js';
 import { getPlain, OFFLINE_SAMPLE_PATHS, serve, ServeDir, sleep, waitReady } from '../../support/serve-process.js';
 
 let dir: ServeDir;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
 import { webhooks } from '../../fixtures/runtime/handlers.js';
 import { startTestServer, type TestServer } from '../../support/admission-server.js';
-import type { Pem } from '../../support/pki.js';
+import type { Pem } from '../../../support/pki.js';
 import { handshake, offeredTls12Suites } from '../../support/tls-probe.js';
 
 let t: TestServer | undefined;
@@ -190,7 +190,7 @@ describe('TLS', () => {
   });
 
   it('requires a client certificate signed by clientCAName when configured (mTLS)', async () => {
-    const { createTestCA } = await import('../../support/pki.js');
+    const { createTestCA } = await import('../../../support/pki.js');
     const clientCA = await createTestCA('api-server client CA');
     t = await startTestServer({ webhooks, config: { webhook: { clientCAName: 'client-ca.crt' } } });
     writeFileSync(path.join(t.certDir, 'client-ca.crt'), clientCA.cert);

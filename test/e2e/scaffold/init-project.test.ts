@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 import { request } from '../../support/admission-server.js';
-import { freePort } from '../../support/free-port.js';
+import { freePort } from '../../../support/free-port.js';
 import { findObject, helmLint, helmTemplate } from '../../support/helm.js';
 import { until } from '../../support/serve-process.js';
 import { createUserProject, GENERATOR_PACKAGE, RUNTIME_PACKAGE, type UserProject } from '../../support/user-project.js';

@@ -10,7 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { chartScaffold, type ChartVariables } from '../../../packages/generator/src/init/scaffold.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 
-const GENERATED = ['templates/_rbac-rules.tpl', 'templates/_webhook-paths.tpl', 'templates/mutating-webhook-configuration.yaml', 'templates/validating-webhook-configuration.yaml'];
+const GENERATED = [
+  'templates/_rbac-rules.tpl',
+  'templates/_webhook-paths.tpl',
+  'templates/mutating-webhook-configuration.yaml',
+  'templates/validating-admission-policies.yaml',
+  'templates/validating-webhook-configuration.yaml',
+];
 
 describe('charts/shaper-webhooks', () => {
   it('is the chart scaffold filled in for the sample, plus the generated files', () => {

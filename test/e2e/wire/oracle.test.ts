@@ -12,7 +12,7 @@ import { admissionReview, type RequestInput } from 'shaper-gen/testing';
 import { webhooks } from '../../fixtures/runtime/handlers.js';
 import { startTestServer, type HttpResult, type TestServer } from '../../support/admission-server.js';
 import { helmTemplateText } from '../../support/helm.js';
-import { judgeManifests, judgeResponses, newInvalid, type ResponseCase, type ResponseVerdict } from '../../support/oracle.js';
+import { judgeManifests, judgeResponses, newInvalid, type ResponseCase, type ResponseVerdict } from '../../../support/oracle.js';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const API_VERSIONS = ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1'] as const;

@@ -11,8 +11,9 @@ import { readValueDocs } from '../../../scripts/docs/chart-values.ts';
 import { MARKER_NAMES } from '../../../packages/generator/src/crd/marker-definitions.js';
 import { checkDocs } from '../../../scripts/docs/links.ts';
 import { differingPages, renderReferencePages, type ReferencePage } from '../../../scripts/docs/reference.ts';
-import { webhookTemplateFields } from '../../../scripts/docs/template-fields.ts';
-import { REPO_ROOT } from '../../support/repo-root.js';
+import { objectTemplateFields, webhookTemplateFields } from '../../../scripts/docs/template-fields.ts';
+import { VALIDATING_POLICY_OPTION_NAMES } from '../../../runtime/options/policy-fields.js';
+import { REPO_ROOT } from '../../../support/repo-root.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-docs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -35,10 +36,12 @@ describe('the generated reference pages', () => {
   it('are committed as the code gives them (npm run docs)', () => {
     expect(pages.map((page) => page.file)).toEqual([
       'docs/reference/decorator-options.md',
+      'docs/reference/validating-policy-options.md',
       'docs/reference/cli.md',
       'docs/reference/chart-values.md',
       'docs/reference/server-config.md',
       'docs/reference/metrics.md',
+      'docs/reference/chart-contract.md',
       'docs/reference/crd-markers.md',
     ]);
     expect(differingPages(pages, REPO_ROOT)).toEqual([]);
@@ -47,10 +50,7 @@ describe('the generated reference pages', () => {
   it('are reported when missing or stale', () => {
     const { root } = project('stale', {
       [pages[0]!.file]: `${pages[0]!.content}edited\n`,
-      [pages[2]!.file]: pages[2]!.content,
-      [pages[3]!.file]: pages[3]!.content,
-      [pages[4]!.file]: pages[4]!.content,
-      [pages[5]!.file]: pages[5]!.content,
+      ...Object.fromEntries(pages.slice(2).map((page) => [page.file, page.content])),
     });
     expect(differingPages(pages, root)).toEqual([
       { file: pages[0]!.file, state: 'stale' },
@@ -58,14 +58,21 @@ describe('the generated reference pages', () => {
     ]);
   });
 
-  it('cover every option, command and chart value', () => {
-    const [options, cli, values, config, metrics, markers] = pages.map((page) => page.content);
+  it('cover every option, command, chart value, contract entry and marker', () => {
+    const [options, policyOptions, cli, values, config, metrics, contract, markers] = pages.map((page) => page.content);
     for (const option of ['path', 'mutating', 'rules', 'failurePolicy', 'matchConditions', 'rbac', 'cache']) expect(options).toContain(`## \`${option}\``);
+    for (const option of VALIDATING_POLICY_OPTION_NAMES) expect(policyOptions).toContain(`## \`${option}\``);
+    expect(policyOptions).toContain('| `validationActions` | `ValidationAction[]` | `["Deny"]` | `ValidatingAdmissionPolicyBinding spec.validationActions`');
+    expect(policyOptions).toContain('No such key: replcas (object is widgets.example.com/v1, typed from its schema)');
+    for (const key of ['policies.enabled', 'policies.validationActions', 'policies.overrides']) expect(values).toContain(`| \`${key}\` |`);
     for (const command of ['init', 'manifests', 'dev', 'serve']) expect(cli).toContain(`## \`shaper-gen ${command}\``);
     expect(cli).toContain('--no-install');
     expect(values).toContain('| `server.shutdown.drainSeconds` | int | `5` |');
     expect(config).toContain('| `shutdown.drainSeconds` | integer ≥ 0, ≤ 600 | `5` |');
     expect(metrics).toContain('| `shaper_webhook_request_duration_seconds` | histogram | `webhook` |');
+    expect(contract).toContain('| `service.port` | int | `443` |');
+    expect(contract).toContain('`define "<chart>.fullname"`');
+    expect(contract).toContain('`<fullname>-serving-cert`');
     for (const marker of MARKER_NAMES) expect(markers).toMatch(new RegExp(`^\\| \`@shaper:${marker}\``, 'm'));
   });
 });
@@ -93,6 +100,21 @@ describe('the template reading behind "written to"', () => {
       'matchConditions.name': ['webhooks[].matchConditions[].name'],
       'matchConditions.expression': ['webhooks[].matchConditions[].expression'],
     });
+  });
+});
+
+describe('the template reading behind the policy page', () => {
+  it('names each object of the template by its kind, and follows dotted references and a one-line {{#each}}', () => {
+    const fields = objectTemplateFields(path.join(REPO_ROOT, 'packages/generator/templates/validating-admission-policies.yaml.hbs'), VALIDATING_POLICY_OPTION_NAMES);
+    expect(fields.get('name')).toEqual(['ValidatingAdmissionPolicy metadata.name', 'ValidatingAdmissionPolicyBinding metadata.name', 'ValidatingAdmissionPolicyBinding spec.policyName']);
+    expect(fields.get('validationActions')).toEqual(['ValidatingAdmissionPolicyBinding spec.validationActions']);
+    expect(fields.get('paramRef')).toEqual(['ValidatingAdmissionPolicyBinding spec.paramRef']);
+    expect(fields.get('paramRef.parameterNotFoundAction')).toEqual(['ValidatingAdmissionPolicyBinding spec.paramRef.parameterNotFoundAction']);
+    expect(fields.get('paramKind.kind')).toEqual(['ValidatingAdmissionPolicy spec.paramKind.kind']);
+    expect(fields.get('rules.groups')).toEqual(['ValidatingAdmissionPolicy spec.matchConstraints.resourceRules[].apiGroups']);
+    expect(fields.get('validations.messageExpression')).toEqual(['ValidatingAdmissionPolicy spec.validations[].messageExpression']);
+    // Every option is written somewhere.
+    expect(VALIDATING_POLICY_OPTION_NAMES.filter((option) => !fields.has(option))).toEqual([]);
   });
 });
 

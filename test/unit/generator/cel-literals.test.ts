@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationProblem, formatProblem, regexProblem, timestampProblem } from '../../../packages/generator/src/cel-literals.js';
+import { durationProblem, formatProblem, regexProblem, timestampProblem } from '../../../packages/generator/src/cel/literals.js';
 
 describe("literals checked as Go reads them (kube-apiserver's CEL validators)", () => {
   it('durations: time.ParseDuration, within an int64 of nanoseconds', () => {

@@ -1,62 +1,64 @@
 /**
- * `x-kubernetes-validations` rules compiled with the Kubernetes CEL libraries
- * (cel-library.ts) and the compile-time literal checks (cel-validators.ts),
- * `self` and `oldSelf` declared `dyn`: syntax, unknown functions and literal
- * mistakes are found here. Typing `self` by the field's schema, as the API
- * server does, is left to the schema-typed CEL checker, which can take these
- * rules with their schemas (the rule and the schema are both at hand where
- * this is called, schema-markers.ts).
+ * `x-kubernetes-validations` rules compiled as the API server compiles them
+ * when it stores the CRD: with the Kubernetes CEL libraries, `self` (and
+ * `oldSelf`, optional under optionalOldSelf) typed from the schema of the
+ * field the rule is on (cel/schema-types.ts, as for a policy's `object`), so
+ * that a misspelt field or a wrong type is a `file:line:col` message here,
+ * not a CRD the API server refuses. A rule must give a bool, a
+ * messageExpression a string.
  */
-import { createRequire } from 'node:module';
 import type { Environment } from '@marcbachmann/cel-js';
-import { declareKubernetesLibraries } from '../cel-library.js';
-import { astProblems, type CheckedNode } from '../cel-validators.js';
+import { compileExpression, resultTypeProblem } from '../cel/compile.js';
+import { loadCel, MAX_RECURSION_DEPTH } from '../cel/environment.js';
+import { declareKubernetesLibraries } from '../cel/library.js';
+import { declareSchemaTypes } from '../cel/schema-types.js';
+import type { Schema, ValidationRule } from './types.js';
 
-interface CheckResult {
-  valid: boolean;
-  type?: string;
-  error?: { message: string; summary?: string; range?: { start: number; end: number } };
-}
-interface Parsed {
-  readonly ast: CheckedNode;
-  check(): CheckResult;
-}
-
-/** cel-go's parser limit (parser.go) and cel-js limits raised out of the way. */
-const MAX_RECURSION_DEPTH = 250;
+/** cel-js limits cel-go does not have, raised out of the way. */
 const NO_LIMIT = 10_000_000;
+/** The name the schema's object types are registered under, for messages (`Self.spec`). */
+const ROOT = 'Self';
 
-let environment: Environment | undefined;
-
-function ruleEnvironment(): Environment {
-  if (environment) return environment;
-  const cel = createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js');
+function ruleEnvironment(schema: Schema, optionalOldSelf: boolean): Environment {
+  const cel = loadCel();
   const env = new cel.Environment({
     enableOptionalTypes: true,
     homogeneousAggregateLiterals: false,
     limits: { maxDepth: MAX_RECURSION_DEPTH, maxAstNodes: NO_LIMIT, maxListElements: NO_LIMIT, maxMapEntries: NO_LIMIT, maxCallArguments: NO_LIMIT },
   });
   declareKubernetesLibraries(env);
-  env.registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn');
-  return (environment = env);
+  // declareSchemaTypes only registers types: record their names on the way.
+  const declared: string[] = [];
+  const recorder = {
+    registerType(name: string, definition: { fields: Record<string, string> }) {
+      declared.push(name);
+      env.registerType(name, definition);
+      return recorder;
+    },
+  };
+  const selfType = declareSchemaTypes(recorder as unknown as Environment, ROOT, schema);
+  // cel-go compares objects of one type (`self == oldSelf`, a transition rule); cel-js needs the overload declared (it adds !=).
+  // Names of list items and map values (`Self.spec.ports.@items`) are not valid in a signature: those stay undeclared.
+  for (const name of declared.filter((type) => !type.includes('@'))) env.registerOperator(`${name} == ${name}`, () => false);
+  env.registerVariable('self', selfType).registerVariable('oldSelf', optionalOldSelf ? `optional<${selfType}>` : selfType);
+  return env;
 }
 
-/** The first problem of a rule (`key` 'rule') or a messageExpression, worded for `@shaper:validation`. */
-export function checkRule(expression: string, key: 'rule' | 'messageExpression'): { key: string; message: string } | undefined {
-  const at = (message: string) => ({ key, message: `@shaper:validation ${key}: ${message}` });
-  if (expression.trim() === '') return at('must not be blank');
-  let parsed: Parsed;
-  try {
-    parsed = ruleEnvironment().parse(expression.trim()) as Parsed;
-  } catch (error) {
-    const { summary, message } = error as NonNullable<CheckResult['error']>;
-    return at(`CEL compilation failed: ${summary ?? message.split('\n')[0]!}`);
+/** The first problem of a rule, with the key (rule or messageExpression) whose value it is in. */
+export function checkRule(rule: ValidationRule, schema: Schema): { key: string; message: string } | undefined {
+  const env = ruleEnvironment(schema, rule.optionalOldSelf === true);
+  const expressions: [key: 'rule' | 'messageExpression', expression: string | undefined, allowed: string][] = [
+    ['rule', rule.rule, 'bool'],
+    ['messageExpression', rule.messageExpression, 'string'],
+  ];
+  for (const [key, expression, allowed] of expressions) {
+    if (expression === undefined) continue;
+    if (expression.trim() === '') return { key, message: `@shaper:validation ${key} must not be blank` };
+    const compiled = compileExpression(env, expression);
+    const problem = resultTypeProblem(compiled, [allowed], true);
+    if (!problem) continue;
+    const detail = problem.compiled ? `CEL compilation failed at column ${problem.offset + 1}: ${problem.message}` : problem.message;
+    return { key, message: `@shaper:validation ${key}: ${detail} (self is typed from the field's schema)` };
   }
-  const result = parsed.check();
-  if (result.error) return at(`CEL compilation failed: ${result.error.summary ?? result.error.message.split('\n')[0]!}`);
-  const [problem] = astProblems(parsed.ast, expression.trim());
-  if (problem) return at(`CEL compilation failed: ${problem.message}`);
-  const wanted = key === 'rule' ? 'bool' : 'string';
-  if (result.type !== wanted && result.type !== 'dyn') return at(`must evaluate to ${wanted} but got ${result.type}`);
   return undefined;
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { GeneratedFile } from '../manifests.js';
 import { helmHelpers } from '../model.js';
+import type { PolicyCheckContext } from '../policy/scan-policy.js';
 import type { Templates } from '../render.js';
 import { readApiPackages } from './api-packages.js';
 import { assembleCrds } from './crds.js';
@@ -99,4 +100,18 @@ export function obsoleteCrdFiles(chartDir: string, files: readonly GeneratedFile
           .split('\n', 3)
           .some((line) => line.startsWith(GENERATED_HEADER)),
     );
+}
+
+/**
+ * What policies type `object` from: the schema of a generated CRD's version,
+ * else `files`' (the CRD files shaper.yaml lists, for kinds this project does
+ * not declare).
+ */
+export function withGeneratedCrds(crds: readonly Crd[], files: PolicyCheckContext): PolicyCheckContext {
+  const generated = new Map(
+    crds.flatMap((crd) => crd.versions.map((version) => [`${crd.group}\0${version.name}\0${crd.names.plural}`, { name: `${crd.name}/${version.name}`, schema: version.schema }] as const)),
+  );
+  return {
+    resourceSchema: (group, version, resource) => generated.get(`${group}\0${version}\0${resource}`) ?? files.resourceSchema(group, version, resource),
+  };
 }

@@ -71,6 +71,7 @@ export function applySchemaMarkers(schema: Schema, markers: readonly AppliedMark
     else applied.set(entry.definition.name, entry);
   }
   checkCombination(schema, applied, problem);
+  checkRules(schema, markers, problem);
 }
 
 function describeShape(shape: Shape): string {
@@ -154,14 +155,29 @@ function setPattern(schema: Schema, pattern: string, position: number): Message 
 
 function addRule(schema: Schema, { values, positions }: KeyArguments): Message | undefined {
   const rule = { ...values } as unknown as ValidationRule;
-  const problem = checkRule(rule.rule, 'rule') ?? (rule.messageExpression === undefined ? undefined : checkRule(rule.messageExpression, 'messageExpression'));
-  if (problem) return { text: problem.message, position: positions[problem.key] };
   if (rule.message?.trim() === '') return { text: '@shaper:validation message must not be blank', position: positions.message };
   if (rule.fieldPath !== undefined && !rule.fieldPath.startsWith('.')) {
     return { text: '@shaper:validation fieldPath is a JSON path starting with "." (e.g. .spec.replicas)', position: positions.fieldPath };
   }
   (schema['x-kubernetes-validations'] ??= []).push(rule);
   return undefined;
+}
+
+/** The rules these markers added, compiled with `self` typed by the finished schema (a later marker may change it). */
+function checkRules(schema: Schema, markers: readonly AppliedMarker[], problem: MarkerProblem): void {
+  const rules = schema['x-kubernetes-validations'] ?? [];
+  for (const { marker, argument, definition } of markers) {
+    if (definition.name !== 'validation') continue;
+    const { values, positions } = argument as KeyArguments;
+    const rule = rules.find((r) => r.rule === values.rule && r.message === values.message);
+    if (!rule) continue;
+    const found = checkRule(rule, schema);
+    if (found) {
+      problem(marker, found.message, positions[found.key]);
+      rules.splice(rules.indexOf(rule), 1);
+    }
+  }
+  if (rules.length === 0) delete schema['x-kubernetes-validations'];
 }
 
 function checkCombination(schema: Schema, applied: ReadonlyMap<string, AppliedMarker>, problem: MarkerProblem): void {

@@ -91,14 +91,38 @@ describe('markers', () => {
       'src/api/k.ts:11:26: @shaper:nullable takes no argument',
       'src/api/k.ts:13:25: @shaper:pattern is not a regular expression: Invalid regular expression: /([a-z/u: Unterminated character class',
       'src/api/k.ts:15:25: cannot evaluate `NOPE` statically: its declaration could not be found (imports must resolve to project sources)',
-      'src/api/k.ts:17:33: @shaper:validation rule: CEL compilation failed: Unexpected token: EOF',
+      "src/api/k.ts:17:33: @shaper:validation rule: CEL compilation failed at column 9: Unexpected token: EOF (self is typed from the field's schema)",
       'src/api/k.ts:19:28: @shaper:validation needs rule=…',
-      'src/api/k.ts:21:33: @shaper:validation rule: must evaluate to bool but got int',
+      "src/api/k.ts:21:33: @shaper:validation rule: must evaluate to bool but got int (self is typed from the field's schema)",
       'src/api/k.ts:23:47: @shaper:validation reason takes one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate, not "Oops"',
       'src/api/k.ts:25:9: @shaper:default "big" does not fit the field: must be an integer',
       'src/api/k.ts:27:9: @shaper:enum "a" does not fit the field: must be an integer',
       'src/api/k.ts:27:9: @shaper:enum "b" does not fit the field: must be an integer',
       'src/api/k.ts:29:9: @shaper:default "c" does not fit the field: must be one of "a", "b"',
+    ]);
+  });
+
+  it('CEL rules typed from the schema of their field: a misspelt field, a wrong type, oldSelf optional under optionalOldSelf', () => {
+    expect(
+      problems({
+        'src/api/k.ts': kindWithSpec(
+          '/** @shaper:validation rule="self.minimum <= self.max" */',
+          'a?: { min?: number; max?: number };',
+          '/** @shaper:validation rule="self.name == 3" */',
+          'b?: { name?: string };',
+          '/** @shaper:validation rule="self == oldSelf" optionalOldSelf=true */',
+          'c?: { x?: string };',
+          '/** @shaper:validation rule="self == oldSelf" messageExpression="self.x" */',
+          'd?: { x?: number };',
+          '/** @shaper:validation rule="self.all(item, item.port > 0)" */',
+          'e?: { port?: number }[];',
+        ),
+      }),
+    ).toEqual([
+      "src/api/k.ts:5:33: @shaper:validation rule: CEL compilation failed at column 6: No such key: minimum (self is typed from the field's schema)",
+      "src/api/k.ts:7:33: @shaper:validation rule: CEL compilation failed at column 1: no such overload: string == int (self is typed from the field's schema)",
+      "src/api/k.ts:9:33: @shaper:validation rule: CEL compilation failed at column 1: no such overload: Self == optional<Self> (self is typed from the field's schema)",
+      "src/api/k.ts:11:69: @shaper:validation messageExpression: must evaluate to string but got int (self is typed from the field's schema)",
     ]);
   });
 

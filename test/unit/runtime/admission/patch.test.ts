@@ -8,7 +8,7 @@ import fastJsonPatch from 'fast-json-patch';
 import { applyPatch } from 'rfc6902';
 import { describe, expect, it } from 'vitest';
 import { diffObjects } from '../../../../runtime/admission/patch.js';
-import { seededRandom } from '../../../support/seeded-random.js';
+import { seededRandom } from '../../../../support/seeded-random.js';
 
 const base = () => ({
   apiVersion: 'shaper.io/v1alpha1',

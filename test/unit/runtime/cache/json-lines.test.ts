@@ -1,7 +1,7 @@
 /** JsonLinesDecoder: newline-delimited JSON from chunks cut anywhere — inside a value, inside a UTF-8 character, between lines. */
 import { describe, expect, it } from 'vitest';
 import { JsonLinesDecoder } from '../../../../runtime/cache/json-lines.js';
-import { seededRandom } from '../../../support/seeded-random.js';
+import { seededRandom } from '../../../../support/seeded-random.js';
 
 const EVENTS = [
   { type: 'ADDED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', resourceVersion: '11' }, data: { greeting: 'grüße, 日本, 🚀' } } },

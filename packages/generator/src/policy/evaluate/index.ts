@@ -1,0 +1,8 @@
+/**
+ * `@shaper-gen/generator/policy`: local evaluation of policies, for
+ * `shaper-gen/testing`'s runPolicy. It lives beside the CEL declarations it
+ * evaluates with, so that what the generator type-checks and what the tests
+ * run are one environment.
+ */
+export { evaluateValidatingPolicy, type EvaluationInput, type PolicyRequest, type PolicyResult, type PolicyStatus } from './validating.js';
+export { NotEvaluableLocally } from '../../cel/runtime-library.js';

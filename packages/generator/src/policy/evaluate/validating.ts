@@ -1,0 +1,311 @@
+/**
+ * A ValidatingAdmissionPolicy and its binding evaluated locally, returning
+ * what the API server would: the same decision, status (code, reason,
+ * message), warnings and audit annotations
+ * (k8s.io/apiserver pkg/admission/plugin/policy/validating: validator.go and
+ * dispatcher.go). Expressions run in the environment they are type-checked
+ * in, with local implementations of the function libraries; what only the
+ * API server can evaluate (the authorizer, quantities, …) raises
+ * NotEvaluableLocally instead of a guess. Runtime cost limits are not
+ * enforced.
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import type { ResolvedValidatingPolicy } from 'shaper-gen/internal/generator';
+import { admissionEnvironment } from '../../cel/environment.js';
+import { NotEvaluableLocally } from '../../cel/runtime-library.js';
+import { mismatch } from './match.js';
+
+export interface PolicyRequest {
+  readonly operation: string;
+  readonly kind: { readonly group: string; readonly version: string; readonly kind: string };
+  readonly resource: { readonly group: string; readonly version: string; readonly resource: string };
+  readonly subResource?: string;
+  readonly requestKind?: { readonly group: string; readonly version: string; readonly kind: string };
+  readonly requestResource?: { readonly group: string; readonly version: string; readonly resource: string };
+  readonly requestSubResource?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly userInfo?: { readonly username?: string; readonly uid?: string; readonly groups?: readonly string[]; readonly extra?: Readonly<Record<string, readonly string[]>> };
+  readonly object?: unknown;
+  readonly oldObject?: unknown;
+  readonly dryRun?: boolean;
+  readonly options?: unknown;
+}
+
+export interface EvaluationInput {
+  readonly request: PolicyRequest;
+  /** The parameter object the binding selects (policies with paramKind). */
+  readonly params?: unknown;
+  /** The request's Namespace object; default: a Namespace of that name with its kubernetes.io/metadata.name label. */
+  readonly namespaceObject?: unknown;
+  /** The binding's actions; default the policy's own. */
+  readonly validationActions?: readonly string[];
+  /** Default: the policy's name (the chart names each binding after its policy). */
+  readonly bindingName?: string;
+}
+
+export interface PolicyStatus {
+  readonly code: number;
+  readonly reason: string;
+  readonly message: string;
+  readonly causes: readonly { readonly message: string }[];
+}
+
+export interface PolicyResult {
+  /** False when the rules, selectors or matchConditions leave the request out; `why` says which. */
+  readonly matched: boolean;
+  readonly why?: string;
+  readonly allowed: boolean;
+  readonly status?: PolicyStatus;
+  readonly warnings: readonly string[];
+  /** As the API server adds them to the audit event. */
+  readonly auditAnnotations: Readonly<Record<string, string>>;
+}
+
+type Decision = { readonly action: 'admit' } | { readonly action: 'deny'; readonly message: string; readonly reason: string; readonly error: boolean };
+
+/** maxAuditAnnotationValueLength and MaxEvaluatedMessageExpressionSizeBytes. */
+const MAX_AUDIT_VALUE = 10 * 1024;
+const MAX_MESSAGE_BYTES = 5 * 1024;
+const REASON_CODES: Readonly<Record<string, number>> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
+
+class ExpressionError extends Error {}
+
+/** JSON as the API server hands it to CEL: whole numbers are ints (int64), others doubles. */
+export function celValue(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (Array.isArray(value)) return value.map(celValue);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, celValue(v)]));
+  return value;
+}
+
+/** cel-js' wording of runtime errors, as cel-go words them. */
+function celGoMessage(error: Error): string {
+  const first = error.message.split('\n')[0]!;
+  const index = /^No such key: index out of bounds, index (-?\d+) >= size \d+$/.exec(first);
+  if (index) return `index out of bounds: ${index[1]}`;
+  if (first.startsWith('No such key: ')) return `no such key: ${first.slice('No such key: '.length)}`;
+  if (first.startsWith('no such overload')) return 'no such overload';
+  const conversion = /^(int|uint|double)\(\) type error: cannot convert to (\w+)$/.exec(first);
+  if (conversion) return `type conversion error from 'string' to '${conversion[2]!}'`;
+  return first;
+}
+
+function requestVariable(request: PolicyRequest) {
+  const gvk = (k: PolicyRequest['kind'] | undefined) => ({ group: k?.group ?? '', version: k?.version ?? '', kind: k?.kind ?? '' });
+  const gvr = (r: PolicyRequest['resource'] | undefined) => ({ group: r?.group ?? '', version: r?.version ?? '', resource: r?.resource ?? '' });
+  return celValue({
+    kind: gvk(request.kind),
+    resource: gvr(request.resource),
+    subResource: request.subResource ?? '',
+    requestKind: gvk(request.requestKind ?? request.kind),
+    requestResource: gvr(request.requestResource ?? request.resource),
+    requestSubResource: request.requestSubResource ?? request.subResource ?? '',
+    name: request.name ?? '',
+    namespace: request.namespace ?? '',
+    operation: request.operation,
+    userInfo: { username: request.userInfo?.username ?? '', uid: request.userInfo?.uid ?? '', groups: request.userInfo?.groups ?? [], extra: request.userInfo?.extra ?? {} },
+    dryRun: request.dryRun ?? false,
+    options: request.options ?? null,
+  });
+}
+
+function defaultNamespaceObject(namespace: string | undefined): unknown {
+  if (!namespace) return null;
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: namespace, labels: { 'kubernetes.io/metadata.name': namespace } },
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Active' },
+  };
+}
+
+/** An object whose every property access says local evaluation cannot answer. */
+const LOCAL_AUTHORIZER = new Proxy(
+  {},
+  {
+    get(_, property) {
+      throw new NotEvaluableLocally(`authorizer${typeof property === 'string' ? `.${property}` : ''} needs the API server's authorizer: shaper-gen/testing cannot evaluate it locally`);
+    },
+  },
+);
+
+export function evaluateValidatingPolicy(policy: ResolvedValidatingPolicy, input: EvaluationInput): PolicyResult {
+  const { request } = input;
+  const namespaceObject = input.namespaceObject === undefined ? defaultNamespaceObject(request.namespace) : input.namespaceObject;
+  const why = mismatch(policy, request, namespaceObject);
+  if (why) return notMatched(why);
+  const run = expressionRunner(policy, input, namespaceObject);
+  const errorDecision = (message: string): Decision | undefined => (policy.failurePolicy === 'Fail' ? { action: 'deny', message, reason: 'Invalid', error: true } : undefined);
+
+  // matchConditions: any false leaves the request out; errors (with no false) follow the failure policy.
+  const conditionErrors: string[] = [];
+  for (const condition of policy.matchConditions) {
+    const result = attempt(() => run(condition.expression));
+    if ('error' in result) conditionErrors.push(result.error);
+    else if (result.value === false) return notMatched(`matchCondition "${condition.name}" is false`);
+  }
+  if (conditionErrors.length > 0) {
+    const decision = errorDecision(conditionErrors.length === 1 ? conditionErrors[0]! : `[${conditionErrors.join(', ')}]`);
+    if (!decision) return notMatched('a matchCondition failed and failurePolicy is Ignore');
+    return dispatch(policy, input, [decision], { published: {}, errors: [] });
+  }
+  const decisions: Decision[] = [];
+  for (const validation of policy.validations) {
+    const result = attempt(() => run(validation.expression));
+    // One decision per validation, admitted ones included: the Audit annotation's expressionIndex counts them all.
+    if ('error' in result) {
+      decisions.push(errorDecision(result.error) ?? { action: 'admit' });
+    } else if (result.value !== true) {
+      decisions.push({ action: 'deny', message: failureMessage(validation, (expression) => run(expression, false)), reason: validation.reason ?? 'Invalid', error: false });
+    } else {
+      decisions.push({ action: 'admit' });
+    }
+  }
+  return dispatch(policy, input, decisions, auditAnnotations(policy, run));
+}
+
+function notMatched(why: string): PolicyResult {
+  return { matched: false, why, allowed: true, warnings: [], auditAnnotations: {} };
+}
+
+/** The value, or the API server's message for an expression that errored; anything else (NotEvaluableLocally) is thrown on. */
+function attempt(evaluate: () => unknown): { value: unknown } | { error: string } {
+  try {
+    return { value: evaluate() };
+  } catch (error) {
+    if (error instanceof ExpressionError) return { error: error.message };
+    throw error;
+  }
+}
+
+type Run = (expression: string, authorizer?: boolean) => unknown;
+
+/** Evaluates expressions of the policy on the request, with variables computed on first use, once, as the API server's composition does. */
+function expressionRunner(policy: ResolvedValidatingPolicy, input: EvaluationInput, namespaceObject: unknown): Run {
+  const { request } = input;
+  const hasParams = policy.paramKind !== undefined;
+  const environments = new Map<boolean, Environment>();
+  const environment = (authorizer: boolean) => {
+    let env = environments.get(authorizer);
+    if (!env)
+      environments.set(authorizer, (env = admissionEnvironment({ params: hasParams, authorizer, mode: 'evaluate', declare: (e) => void e.registerVariable('variables', 'map<string, dyn>') })));
+    return env;
+  };
+  const variables: Record<string, unknown> = {};
+  const activation: Record<string, unknown> = {
+    object: celValue(request.object ?? null),
+    oldObject: celValue(request.oldObject ?? null),
+    request: requestVariable(request),
+    namespaceObject: celValue(namespaceObject ?? null),
+    variables,
+    authorizer: LOCAL_AUTHORIZER,
+    ...(hasParams && { params: celValue(input.params ?? null) }),
+  };
+  const evaluate = (expression: string, authorizer: boolean): unknown => environment(authorizer).evaluate(expression.trim(), activation) as unknown;
+  const run: Run = (expression, authorizer = true) => {
+    try {
+      return evaluate(expression, authorizer);
+    } catch (error) {
+      if (error instanceof NotEvaluableLocally) throw error;
+      throw new ExpressionError(`expression '${expression}' resulted in error: ${celGoMessage(error as Error)}`);
+    }
+  };
+  for (const variable of policy.variables) {
+    let cached: { value: unknown } | { error: Error } | undefined;
+    Object.defineProperty(variables, variable.name, {
+      enumerable: true,
+      get() {
+        cached ??= (() => {
+          try {
+            return { value: evaluate(variable.expression, true) };
+          } catch (error) {
+            if (error instanceof NotEvaluableLocally) throw error;
+            return { error: new Error(`composited variable "${variable.name}" fails to evaluate: ${celGoMessage(error as Error)}`) };
+          }
+        })();
+        if ('error' in cached) throw cached.error;
+        return cached.value;
+      },
+    });
+  }
+  return run;
+}
+
+function failureMessage(validation: ResolvedValidatingPolicy['validations'][number], run: (expression: string) => unknown): string {
+  if (validation.messageExpression !== undefined) {
+    try {
+      const value = run(validation.messageExpression);
+      if (typeof value === 'string') {
+        const message = value.trim();
+        if (message !== '' && Buffer.byteLength(message) <= MAX_MESSAGE_BYTES && !message.includes('\n')) return message;
+      }
+    } catch (error) {
+      if (!(error instanceof ExpressionError)) throw error;
+    }
+  }
+  if (validation.message !== undefined && validation.message.trim() !== '') return validation.message.trim();
+  return `failed expression: ${validation.expression.trim()}`;
+}
+
+interface Annotations {
+  readonly published: Record<string, string>;
+  /** Errors deny the request when failurePolicy is Fail, whatever the binding's actions. */
+  readonly errors: readonly string[];
+}
+
+function auditAnnotations(policy: ResolvedValidatingPolicy, run: (expression: string) => unknown): Annotations {
+  const published: Record<string, string> = {};
+  const errors: string[] = [];
+  for (const annotation of policy.auditAnnotations) {
+    let value: unknown;
+    try {
+      value = run(annotation.valueExpression);
+    } catch (error) {
+      if (!(error instanceof ExpressionError)) throw error;
+      errors.push(error.message);
+      continue;
+    }
+    if (value === null) continue;
+    if (typeof value !== 'string') {
+      errors.push(`valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${typeof value}. Return type must be either string or null.`);
+      continue;
+    }
+    // validator.go publishes the value trimmed, and leaves out one that is empty once trimmed.
+    const trimmed = value.trim();
+    if (trimmed !== '') published[`${policy.name}/${annotation.key}`] = trimmed.slice(0, MAX_AUDIT_VALUE);
+  }
+  return { published, errors: policy.failurePolicy === 'Fail' ? errors : [] };
+}
+
+/** The binding's actions applied to the decisions, and the API server's response. */
+function dispatch(policy: ResolvedValidatingPolicy, input: EvaluationInput, decisions: readonly Decision[], annotations: Annotations): PolicyResult {
+  const binding = input.bindingName ?? policy.name;
+  const actions = input.validationActions ?? policy.validationActions;
+  const warnings: string[] = [];
+  const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: readonly string[] }[] = [];
+  const denied: Extract<Decision, { action: 'deny' }>[] = [];
+  decisions.forEach((decision, index) => {
+    if (decision.action !== 'deny') return;
+    if (actions.includes('Deny')) denied.push(decision);
+    if (actions.includes('Audit')) failures.push({ message: decision.message, policy: policy.name, binding, expressionIndex: index, validationActions: actions });
+    if (actions.includes('Warn')) warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${binding}': ${decision.message}`);
+  });
+  for (const message of annotations.errors) denied.push({ action: 'deny', message, reason: 'Invalid', error: true });
+  const auditAnnotations = { ...annotations.published, ...(failures.length > 0 && { 'validation.policy.admission.k8s.io/validation_failure': JSON.stringify(failures.slice(0, 50)) }) };
+  const first = denied[0];
+  if (!first) return { matched: true, allowed: true, warnings, auditAnnotations };
+  const message = `ValidatingAdmissionPolicy '${policy.name}' with binding '${binding}' denied request: ${first.message}`;
+  const { request } = input;
+  const groupResource = request.resource.group ? `${request.resource.resource}.${request.resource.group}` : request.resource.resource;
+  const meta = (request.object ?? request.oldObject) as { metadata?: { name?: string; generateName?: string } } | null | undefined;
+  const name = request.name || meta?.metadata?.name || meta?.metadata?.generateName || 'Unknown';
+  return {
+    matched: true,
+    allowed: false,
+    status: { code: REASON_CODES[first.reason] ?? 422, reason: first.reason, message: `${groupResource} "${name}" is forbidden: ${message}`, causes: [{ message }] },
+    warnings,
+    auditAnnotations,
+  };
+}
