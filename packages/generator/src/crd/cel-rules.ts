@@ -27,19 +27,7 @@ function ruleEnvironment(schema: Schema, optionalOldSelf: boolean): Environment 
     limits: { maxDepth: MAX_RECURSION_DEPTH, maxAstNodes: NO_LIMIT, maxListElements: NO_LIMIT, maxMapEntries: NO_LIMIT, maxCallArguments: NO_LIMIT },
   });
   declareKubernetesLibraries(env);
-  // declareSchemaTypes only registers types: record their names on the way.
-  const declared: string[] = [];
-  const recorder = {
-    registerType(name: string, definition: { fields: Record<string, string> }) {
-      declared.push(name);
-      env.registerType(name, definition);
-      return recorder;
-    },
-  };
-  const selfType = declareSchemaTypes(recorder as unknown as Environment, ROOT, schema);
-  // cel-go compares objects of one type (`self == oldSelf`, a transition rule); cel-js needs the overload declared (it adds !=).
-  // Names of list items and map values (`Self.spec.ports.@items`) are not valid in a signature: those stay undeclared.
-  for (const name of declared.filter((type) => !type.includes('@'))) env.registerOperator(`${name} == ${name}`, () => false);
+  const selfType = declareSchemaTypes(env, ROOT, schema);
   env.registerVariable('self', selfType).registerVariable('oldSelf', optionalOldSelf ? `optional<${selfType}>` : selfType);
   return env;
 }
