@@ -11,15 +11,16 @@
  * bench/results/cache.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadYaml, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { createKindEnv } from '../../support/kindenv/index.ts';
 import { waitFor } from '../../support/kindenv/processes.ts';
+import { createSampleCrds } from '../../support/kindenv/sample.ts';
 import { freePort } from '../../support/free-port.ts';
 import { REPO_ROOT } from '../../support/repo-root.ts';
 import { createTestCA } from '../../support/pki.ts';
@@ -39,13 +40,10 @@ type Env = Awaited<ReturnType<typeof createKindEnv>>;
 
 /** The sample's CRDs, the Assignment's namespace and the Profile it names. */
 async function createObjects(env: Env, namespace: string): Promise<void> {
-  const crds = env.kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const file of ['shaper.io_profiles.yaml', 'shaper.io_assignments.yaml']) {
-    await crds.createCustomResourceDefinition({ body: loadYaml<V1CustomResourceDefinition>(readFileSync(path.join(REPO_ROOT, 'sample/config/crd', file), 'utf8')) });
-  }
   await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+  // The CRDs the sample's chart renders (generated from sample/api/ by `shaper-gen manifests`).
+  await createSampleCrds(env.kubeConfig, namespace);
   const objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
-  await waitFor('the Profile CRD to serve', () => objects.listNamespacedCustomObject({ group: 'shaper.io', version: 'v1alpha1', namespace, plural: 'profiles' }).then(() => true), 60_000, 250);
   await objects.createNamespacedCustomObject({
     group: 'shaper.io',
     version: 'v1alpha1',

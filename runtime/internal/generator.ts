@@ -10,6 +10,7 @@
 export { glob } from 'tinyglobby';
 export { parse as parseYaml } from 'yaml';
 export { handlerShapeProblem } from '../contract.js';
+export { didYouMean } from '../did-you-mean.js';
 export type { DocumentOf, Schema } from '../config/schema.js';
 export { readYamlConfig } from '../config/yaml-config.js';
 export { digestInputs, writeInputsRecord, type InputDigests } from '../handlers-inputs.js';
@@ -19,6 +20,7 @@ export type { ResolvedValidatingPolicy } from '../options/policy-types.js';
 export { validatingPolicyOf } from '../policy/decorator.js';
 export type { LabelSelector, ResolvedWebhook } from '../options/types.js';
 export { checkWebhookSet } from '../options/webhook-set.js';
+export { isDnsSubdomain } from '../options/kubernetes-names.js';
 export { ConfigError, formatProblem, formatProblemPath, type LocatedProblem, type Problem, type ProblemPath } from '../problems.js';
 export { DEFAULT_COMPILED_HANDLERS, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule } from '../project-layout.js';
 export { mergeRbacRules, rbacRulesOf } from '../rbac-options.js';

@@ -39,14 +39,30 @@ export interface RuleOptions {
   readonly scope?: Scope;
 }
 
+/** A requirement on one label: its key, an operator, and the values In and NotIn compare with. */
 export interface LabelSelectorRequirement {
+  /** The label key the requirement applies to. */
   readonly key: string;
   readonly operator: SelectorOperator;
+  /**
+   * The values for In and NotIn (at least one); none for Exists and DoesNotExist.
+   * @shaper:listType atomic
+   */
   readonly values?: readonly string[];
 }
 
+/**
+ * Labels to match, as Kubernetes' metav1.LabelSelector: every matchLabels
+ * entry and every matchExpressions requirement must hold.
+ * @shaper:mapType atomic
+ */
 export interface LabelSelector {
+  /** `key: value` pairs, each the requirement "key In (value)". */
   readonly matchLabels?: Readonly<Record<string, string>>;
+  /**
+   * Requirements on labels, all of which must hold.
+   * @shaper:listType atomic
+   */
   readonly matchExpressions?: readonly LabelSelectorRequirement[];
 }
 

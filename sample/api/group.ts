@@ -1,5 +1,10 @@
-/** The shaper.io API group the sample's CRDs live in. */
+/**
+ * The shaper.io API group the sample's CRDs live in: every kind declared in
+ * this directory (sample/api/) gets this group and VERSION.
+ * @shaper:groupName
+ */
 export const GROUP = 'shaper.io';
+/** @shaper:versionName */
 export const VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
 

@@ -16,15 +16,38 @@ export const TIER_PRIORITY: Readonly<Record<ProfileTier, number>> = { bronze: 10
 export const DEFAULT_TIER: ProfileTier = 'bronze';
 
 export interface ProfileSpec {
+  /** Service tier; defaulted to bronze, immutable once set. */
   tier?: ProfileTier;
+  /**
+   * Scheduling priority from 0 to 1000; defaulted from the tier.
+   * @shaper:minimum {@link MIN_PRIORITY}
+   * @shaper:maximum {@link MAX_PRIORITY}
+   */
   priority?: number;
   /** Resource quantities, as in a container's resources ("500m", "1Gi"). */
-  resources?: { cpu?: string | number; memory?: string | number };
+  resources?: {
+    /** CPU quantity, like 500m or 2. */
+    cpu?: string | number;
+    /** Memory quantity, like 512Mi. */
+    memory?: string | number;
+  };
+  /** @shaper:maxLength {@link MAX_DESCRIPTION_LENGTH} */
   description?: string;
 }
 
-/** A shaping profile: how much and how urgently the workloads it is assigned to get. */
+/**
+ * A shaping profile: how much and how urgently the workloads it is assigned to get.
+ *
+ * @shaper:resource shortName=prof categories=shaper
+ * @shaper:subresource status
+ * @shaper:printcolumn name=Tier type=string jsonPath=.spec.tier
+ * @shaper:printcolumn name=Priority type=integer jsonPath=.spec.priority
+ * @shaper:printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
+ */
 export interface Profile extends KubernetesObject {
   spec?: ProfileSpec;
-  status?: { assignments?: number };
+  status?: {
+    /** Number of Assignments referencing this Profile. */
+    assignments?: number;
+  };
 }

@@ -46,11 +46,13 @@ function contractComments(root: string): Map<string, string> {
 export function chartContractPage(root: string): string {
   const comments = contractComments(root);
   const values = new Map(readValueDocs(readFileSync(path.join(root, VALUES_FILE), 'utf8')).map((doc) => [doc.key, doc]));
-  const valueRows = CHART_CONTRACT.values.map((key) => {
-    const doc = values.get(key);
-    if (!doc) throw new Error(`scripts/docs: the chart contract names ${key}, which ${VALUES_FILE} does not declare`);
-    return [code(key), doc.type, code(literal(doc.default)), doc.description || '—'];
-  });
+  const rows = (keys: readonly string[]) =>
+    keys.map((key) => {
+      const doc = values.get(key);
+      if (!doc) throw new Error(`scripts/docs: the chart contract names ${key}, which ${VALUES_FILE} does not declare`);
+      return [code(key), doc.type, code(literal(doc.default)), doc.description || '—'];
+    });
+  const valueRows = rows(CHART_CONTRACT.values);
   const certificate = `<fullname>${CHART_CONTRACT.servingCertificateSuffix}`;
   const rbacHelper = `<chart>.${CHART_CONTRACT.rbacHelper}`;
   return `${[
@@ -67,6 +69,10 @@ export function chartContractPage(root: string): string {
       every key: [chart values](chart-values.md)).`),
     '',
     table(['key', 'type', 'default', 'description'], valueRows),
+    '',
+    paragraph(`${comments.get('crdValues')!} ([CRDs from TypeScript types](../guides/crds.md))`),
+    '',
+    table(['key', 'type', 'default', 'description'], rows(CHART_CONTRACT.crdValues)),
     '',
     '## Helpers',
     '',

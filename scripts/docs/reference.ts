@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chartContractPage } from './chart-contract.ts';
 import { chartValuesPage } from './chart-values.ts';
 import { cliPage } from './cli-reference.ts';
+import { crdMarkersPage } from './crd-markers.ts';
 import { decoratorOptionsPage } from './decorator-options.ts';
 import { metricsPage } from './metrics.ts';
 import { policyOptionsPage } from './policy-options.ts';
@@ -23,6 +24,7 @@ const PAGES: readonly { readonly file: string; readonly render: (root: string) =
   { file: 'docs/reference/server-config.md', render: serverConfigPage },
   { file: 'docs/reference/metrics.md', render: metricsPage },
   { file: 'docs/reference/chart-contract.md', render: chartContractPage },
+  { file: 'docs/reference/crd-markers.md', render: crdMarkersPage },
 ];
 
 /** Every page as the code in `root` gives it now. */

@@ -10,7 +10,8 @@
  * with cert-manager's annotation; external URL with a CA bundle) and its
  * ValidatingAdmissionPolicies with their bindings, those of a
  * project whose webhooks set every option the generator writes into a
- * configuration, matchConditions included, and the sample's CRDs. Each object
+ * configuration, matchConditions included, and the sample's CRDs as its chart
+ * renders them (generated from sample/api/). Each object
  * is dry-run created, then server-side applied, both with strict field
  * validation and without a warning; what the API server stores (read back
  * with GET) must be the object sent, complete, plus only the defaults listed
@@ -28,7 +29,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGeneratorConfig } from '../../packages/generator/src/config.js';
 import { generateManifests } from '../../packages/generator/src/manifests.js';
@@ -145,9 +145,11 @@ let dir: string | undefined;
 
 const log = (line: string) => process.stderr.write(`support-range: ${line}\n`);
 
-/** The chart's webhook configurations, and its policies and bindings with `policies` (their names do not depend on the release). */
-async function chartObjects(chartDir: string, release: string, values: Record<string, unknown>, policies = false): Promise<K8sObject[]> {
-  return (await helmTemplate(chartDir, { release, namespace: 'shaper-system', set: values })).filter((o) => CONFIGURATION_KINDS.has(o.kind) || (policies && POLICY_KINDS.has(o.kind)));
+/** The chart's webhook configurations, and with `all` its policies, bindings and CRDs too (their names do not depend on the release). */
+async function chartObjects(chartDir: string, release: string, values: Record<string, unknown>, all = false): Promise<K8sObject[]> {
+  return (await helmTemplate(chartDir, { release, namespace: 'shaper-system', set: values })).filter(
+    (o) => CONFIGURATION_KINDS.has(o.kind) || (all && (POLICY_KINDS.has(o.kind) || o.kind === 'CustomResourceDefinition')),
+  );
 }
 
 async function renderEverything(): Promise<{ supported: { source: string; object: K8sObject }[]; newer: { since: string; object: K8sObject }[] }> {
@@ -180,9 +182,7 @@ async function renderEverything(): Promise<{ supported: { source: string; object
     project.remove();
   }
   if (newer.length !== NEWER_CEL.length) throw new Error(`rendered ${newer.length} configurations for the ${NEWER_CEL.length} newer CEL conditions`);
-  for (const file of ['shaper.io_profiles.yaml', 'shaper.io_assignments.yaml']) {
-    rendered.push({ source: `sample/config/crd/${file}`, object: parseYaml(readFileSync(path.join(REPO_ROOT, 'sample/config/crd', file), 'utf8')) as K8sObject });
-  }
+  if (rendered.filter((r) => r.object.kind === 'CustomResourceDefinition').length !== 2) throw new Error('the sample chart rendered no Profile and Assignment CRDs');
   return { supported: rendered, newer };
 }
 

@@ -7,10 +7,9 @@
  * by shaper-gen/testing's evaluator. The decision, the status (code, reason,
  * message, causes) and the warnings must be the same for every case.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratorConfig } from '../../packages/generator/src/config.js';
 import { generateManifests } from '../../packages/generator/src/manifests.js';
@@ -112,11 +111,12 @@ async function generatePolicies(workDir: string): Promise<K8sObject[]> {
     root: REPO_ROOT,
     configFile: undefined,
     tsconfig: path.join(REPO_ROOT, 'test/tsconfig.json'),
-    sources: ['sample/policies/*-policy.ts', 'test/cluster/policy-differential/fixtures.ts'],
+    // sample/api/'s kinds: their generated CRDs type the policies' `object`.
+    sources: ['sample/api/*.ts', 'sample/policies/*-policy.ts', 'test/cluster/policy-differential/fixtures.ts'],
     exclude: [],
     chartDir,
     handlersModule: path.join(workDir, 'handlers.generated.ts'),
-    crds: ['sample/config/crd/*.yaml'],
+    crds: [],
   };
   const { files, policies: generated } = await generateManifests(config);
   expect(generated.map((p) => p.className).sort()).toEqual(POLICY_CLASSES.map((c) => c.name).sort());
@@ -194,10 +194,11 @@ async function storeObjects(): Promise<void> {
   }
 }
 
+/** The sample's CRDs, as its chart renders them (generated from sample/api/ by `shaper-gen manifests`). */
 async function installCrds(): Promise<void> {
-  const crdDir = path.join(REPO_ROOT, 'sample/config/crd');
-  for (const file of readdirSync(crdDir).sort()) {
-    const crd = parseYaml(readFileSync(path.join(crdDir, file), 'utf8')) as K8sObject;
+  const crds = (await helmTemplate(path.join(REPO_ROOT, 'charts/shaper-webhooks'))).filter((o) => o.kind === 'CustomResourceDefinition');
+  expect(crds.map((crd) => crd.metadata.name)).toEqual(['assignments.shaper.io', 'profiles.shaper.io']);
+  for (const crd of crds) {
     await ok(client!.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd), `creating ${crd.metadata.name}`);
     await waitFor(
       `${crd.metadata.name} established`,

@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	gopkg.in/evanphx/json-patch.v4 v4.13.0
 	k8s.io/api v0.37.2
+	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730

@@ -12,6 +12,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -32,6 +33,7 @@ var scheme = func() *runtime.Scheme {
 	for _, add := range []func(*runtime.Scheme) error{
 		admissionregistrationv1.AddToScheme, appsv1.AddToScheme, corev1.AddToScheme,
 		networkingv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme,
+		apiextensionsv1.AddToScheme,
 	} {
 		if err := add(s); err != nil {
 			fail("scheme: %v", err)

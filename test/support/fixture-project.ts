@@ -67,9 +67,12 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
   symlinkSync(path.join(REPO_ROOT, 'packages/generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'node_modules/@kubernetes'), path.join(dir, 'node_modules/@kubernetes'), 'dir');
   const generated = /(^_webhook-paths\.tpl|^_rbac-rules\.tpl|webhook-configuration\.yaml|^validating-admission-policies\.yaml)$/;
-  cpSync(path.join(REPO_ROOT, 'charts/shaper-webhooks'), path.join(dir, 'charts/shaper-webhooks'), {
+  const chart = path.join(REPO_ROOT, 'charts/shaper-webhooks');
+  // The sample's generated CRDs (templates/crds/) are not the fixture's either.
+  const generatedCrds = path.join(chart, 'templates', 'crds');
+  cpSync(chart, path.join(dir, 'charts/shaper-webhooks'), {
     recursive: true,
-    filter: (source) => !generated.test(path.basename(source)),
+    filter: (source) => !generated.test(path.basename(source)) && source !== generatedCrds && !source.startsWith(generatedCrds + path.sep),
   });
   for (const [name, content] of Object.entries(files)) project.write(name, content);
   return project;

@@ -15,6 +15,8 @@ export const CHART_CONTRACT = {
   helpers: ['fullname', 'labels'],
   /** Values the generated webhook configurations read (values.yaml must declare them). */
   values: ['certManager.enabled', 'webhook.url', 'webhook.caBundle', 'webhook.excludeSystemNamespaces', 'service.port'],
+  /** Values the generated CRD templates read, when the sources declare kinds. */
+  crdValues: ['crds.install', 'crds.keep'],
   /** The cert-manager Certificate whose CA cainjector injects: `<fullname>` + this suffix. */
   servingCertificateSuffix: '-serving-cert',
   /**
@@ -27,14 +29,17 @@ export const CHART_CONTRACT = {
 /** How every problem message below ends: where a user reads the contract. */
 export const CHART_CONTRACT_HINT = '(see "Chart contract" in the shaper-gen README)';
 
-/** Problems of the chart in `chartDir` for generated templates; `grantsRbac`: some webhook declares `rbac` or `cache`. */
-export function chartContractProblems(chartDir: string, chartName: string, grantsRbac: boolean): Diagnostic[] {
+/** Problems of the chart in `chartDir` for generated templates; `grantsRbac`: some webhook declares `rbac` or `cache`; `crds`: the sources declare kinds. */
+export function chartContractProblems(chartDir: string, chartName: string, grantsRbac: boolean, crds = false): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const at = (file: string, message: string) => problems.push(diagnosticIn(file, `${message} ${CHART_CONTRACT_HINT}`));
   const valuesFile = path.join(chartDir, 'values.yaml');
   const values = existsSync(valuesFile) ? (parseYaml(readFileSync(valuesFile, 'utf8')) as unknown) : undefined;
   for (const key of CHART_CONTRACT.values) {
     if (!hasPath(values, key.split('.'))) at(valuesFile, `values.yaml does not declare ${key}, which the generated webhook configurations read`);
+  }
+  for (const key of crds ? CHART_CONTRACT.crdValues : []) {
+    if (!hasPath(values, key.split('.'))) at(valuesFile, `values.yaml does not declare ${key}, which the generated CRD templates read`);
   }
   const templates = readTemplates(path.join(chartDir, 'templates'));
   const all = templates.map((t) => t.text).join('\n');

@@ -11,6 +11,7 @@ import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, VALIDATING_POLICIES_FILE, validatingPoliciesModel } from './model.js';
 import { loadCrdSchemas } from './policy/crd-schemas.js';
 import type { DecoratedPolicy } from './policy/scan-policy.js';
+import type { Crd } from './crd/types.js';
 import type { DecoratedWebhook } from './scan.js';
 
 export interface GeneratedFile {
@@ -23,6 +24,9 @@ export interface GenerationResult {
   readonly files: readonly GeneratedFile[];
   readonly webhooks: readonly DecoratedWebhook[];
   readonly policies: readonly DecoratedPolicy[];
+  readonly crds: readonly Crd[];
+  /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
+  readonly obsolete: readonly string[];
   readonly scannedFiles: number;
   readonly candidateFiles: number;
   /** The sources as read for this generation, for `serve --dev`'s staleness check. */
@@ -42,13 +46,19 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const chartName = readChartName(config.chartDir);
   // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
   const { scanWebhooks } = await import('./scan.js');
-  const policySchemas = await loadCrdSchemas(config.root, config.crds);
+  const { crdFiles, obsoleteCrdFiles, scanCustomResources, withGeneratedCrds } = await import('./crd/generate.js');
+  const crdScan = scanCustomResources(config.tsconfig, sources, config.root);
+  // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists.
+  const policySchemas = withGeneratedCrds(crdScan.crds, await loadCrdSchemas(config.root, config.crds));
   const { webhooks, policies, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, { policies: policySchemas });
-  if (diagnostics.length > 0) throw new ConfigError(sortDiagnostics(diagnostics), 'webhooks');
+  if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
+    throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
+  }
   const chartProblems = chartContractProblems(
     config.chartDir,
     chartName,
     webhooks.some((w) => rbacRulesOf(w.webhook).length > 0),
+    crdScan.crds.length > 0,
   );
   if (chartProblems.length > 0) throw new ConfigError(chartProblems, 'chart');
 
@@ -79,7 +89,9 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     ),
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
-  return { files, webhooks, policies, scannedFiles: sources.length, candidateFiles, inputs };
+  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName));
+  const obsolete = obsoleteCrdFiles(config.chartDir, files);
+  return { files, webhooks, policies, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

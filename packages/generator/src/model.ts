@@ -1,6 +1,7 @@
 /** Turns scanned webhooks into the sorted, plain data the templates render. */
 import path from 'node:path';
 import { type LabelSelector, mergeRbacRules, rbacRulesOf, type ResolvedWebhook } from 'shaper-gen/internal/generator';
+import { CHART_CONTRACT } from './chart-contract.js';
 import { compareText } from './compare-text.js';
 import type { DecoratedPolicy } from './policy/scan-policy.js';
 import type { DecoratedWebhook } from './scan.js';
@@ -10,12 +11,15 @@ export const CONFIGURATION_KINDS = [
   { kind: 'ValidatingWebhookConfiguration', mutating: false, fileName: 'validating-webhook-configuration.yaml' },
 ] as const;
 
+/** The chart's names the templates use, each from the chart contract. */
 export function helmHelpers(chartName: string) {
+  const [fullname, labels] = CHART_CONTRACT.helpers;
   return {
-    fullname: `include "${chartName}.fullname" $`,
-    labels: `include "${chartName}.labels" $`,
+    fullname: `include "${chartName}.${fullname}" $`,
+    labels: `include "${chartName}.${labels}" $`,
     webhookPaths: `${chartName}.webhookPaths`,
-    rbacRules: `${chartName}.rbacRules`,
+    rbacRules: `${chartName}.${CHART_CONTRACT.rbacHelper}`,
+    servingCertificateSuffix: CHART_CONTRACT.servingCertificateSuffix,
   };
 }
 

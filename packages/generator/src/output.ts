@@ -1,5 +1,5 @@
 /** Writing generated files, or comparing them with what is on disk (`--check`). */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GeneratedFile } from './manifests.js';
 
@@ -23,8 +23,14 @@ export function writeGeneratedFiles(files: readonly GeneratedFile[]): string[] {
   return changed;
 }
 
-export function findStaleFiles(files: readonly GeneratedFile[]): StaleFile[] {
-  const stale: StaleFile[] = [];
+/** Removes generated files no longer produced; returns them. */
+export function removeObsoleteFiles(obsolete: readonly string[]): string[] {
+  for (const file of obsolete) rmSync(file, { force: true });
+  return [...obsolete];
+}
+
+export function findStaleFiles(files: readonly GeneratedFile[], obsolete: readonly string[] = []): StaleFile[] {
+  const stale: StaleFile[] = obsolete.map((file) => ({ path: file, reason: 'no longer generated (its kind is gone); run `shaper-gen manifests` to remove it' }));
   for (const file of files) {
     const current = readIfExists(file.path);
     if (current === undefined) stale.push({ path: file.path, reason: 'missing' });

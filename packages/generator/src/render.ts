@@ -17,6 +17,7 @@ export interface Templates {
   readonly webhookPaths: Template;
   readonly rbacRules: Template;
   readonly handlersIndex: Template;
+  readonly crd: Template;
 }
 
 const TEMPLATE_FILES: Readonly<Record<keyof Templates, string>> = {
@@ -25,6 +26,7 @@ const TEMPLATE_FILES: Readonly<Record<keyof Templates, string>> = {
   webhookPaths: 'webhook-paths.tpl.hbs',
   rbacRules: 'rbac-rules.tpl.hbs',
   handlersIndex: 'handlers-index.ts.hbs',
+  crd: 'crd.yaml.hbs',
 };
 const COMPILE_OPTIONS = { noEscape: true, strict: true } as const;
 

@@ -8,7 +8,7 @@ import { ConfigError, writeInputsRecord, type ManifestsFlags } from 'shaper-gen/
 import { loadGeneratorConfig } from './config.js';
 import { formatDiagnostic } from './diagnostics.js';
 import { generateManifests } from './manifests.js';
-import { findStaleFiles, writeGeneratedFiles } from './output.js';
+import { findStaleFiles, removeObsoleteFiles, writeGeneratedFiles } from './output.js';
 
 /** Runs `shaper-gen manifests`; returns the exit code. */
 export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): Promise<number> {
@@ -22,21 +22,24 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
       return 0;
     }
     if (flags.check) {
-      const stale = findStaleFiles(result.files);
+      const stale = findStaleFiles(result.files, result.obsolete);
       if (stale.length === 0) {
-        console.log(`shaper-gen: generated files are up to date (${result.webhooks.length} webhooks)`);
+        console.log(`shaper-gen: generated files are up to date (${result.webhooks.length} webhooks${crdCount(result.crds.length)})`);
         return 0;
       }
       console.error(`shaper-gen: ${stale.length} generated file(s) are stale; run \`shaper-gen manifests\` and commit the result:`);
       for (const file of stale) console.error(`  ${relative(file.path)}: ${file.reason}`);
       return 1;
     }
-    const changed = writeGeneratedFiles(result.files);
+    const changed = [...writeGeneratedFiles(result.files), ...removeObsoleteFiles(result.obsolete)];
     writeInputsRecord(config.root, config.handlersModule, result.inputs);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     const policies = result.policies.length > 0 ? ` and ${result.policies.length} policies` : '';
-    console.log(`shaper-gen: ${result.webhooks.length} webhooks${policies} from ${result.candidateFiles} of ${result.scannedFiles} files; ` + `${changed.length} file(s) updated in ${seconds}s`);
-    for (const file of changed) console.log(`  wrote ${relative(file)}`);
+    console.log(
+      `shaper-gen: ${result.webhooks.length} webhooks${policies} from ${result.candidateFiles} of ${result.scannedFiles} files${crdCount(result.crds.length)}; ` +
+        `${changed.length} file(s) updated in ${seconds}s`,
+    );
+    for (const file of changed) console.log(`  ${result.obsolete.includes(file) ? 'removed' : 'wrote'} ${relative(file)}`);
     return 0;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -44,4 +47,9 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
     console.error(`shaper-gen: ${error.problems.length} problem(s); nothing was written`);
     return 1;
   }
+}
+
+/** ", 2 CRDs" when the sources declare kinds; nothing otherwise, as before CRDs were generated. */
+function crdCount(count: number): string {
+  return count === 0 ? '' : `, ${count} CRD${count === 1 ? '' : 's'}`;
 }

@@ -259,11 +259,21 @@ describe('the rendered chart, decoded strictly into the API types', () => {
     it(`${name}: every Kubernetes object decodes with no unknown field and no value lost`, async () => {
       const verdicts = judgeManifests(await helmTemplateText(chart, { set }));
       const judged = verdicts.filter((v) => !v.skipped);
-      expect(judged.map((v) => v.kind)).toEqual(expect.arrayContaining(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'Deployment', 'Service', 'ConfigMap']));
+      expect(judged.map((v) => v.kind)).toEqual(
+        expect.arrayContaining(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'Deployment', 'Service', 'ConfigMap', 'CustomResourceDefinition']),
+      );
       expect(judged.filter((v) => v.problems.length > 0)).toEqual([]);
       for (const v of verdicts.filter((v) => v.skipped)) expect(v.apiVersion).toMatch(/^(cert-manager\.io|monitoring\.coreos\.com)\//);
     });
   }
+
+  it('catches a misspelled schema keyword in a generated CRD', async () => {
+    const rendered = await helmTemplateText(chart);
+    const misspelled = rendered.replace('x-kubernetes-int-or-string: true', 'x-kubernetes-int-or-strings: true');
+    expect(misspelled).not.toBe(rendered);
+    const problems = judgeManifests(misspelled).flatMap((v) => v.problems);
+    expect(problems[0]).toBe('strict: unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.resources.properties.cpu.x-kubernetes-int-or-strings"');
+  });
 
   it('catches a misspelled field in a webhook configuration', async () => {
     const rendered = await helmTemplateText(chart);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readValueDocs } from '../../../scripts/docs/chart-values.ts';
+import { MARKER_NAMES } from '../../../packages/generator/src/crd/marker-definitions.js';
 import { checkDocs } from '../../../scripts/docs/links.ts';
 import { differingPages, renderReferencePages, type ReferencePage } from '../../../scripts/docs/reference.ts';
 import { objectTemplateFields, webhookTemplateFields } from '../../../scripts/docs/template-fields.ts';
@@ -41,6 +42,7 @@ describe('the generated reference pages', () => {
       'docs/reference/server-config.md',
       'docs/reference/metrics.md',
       'docs/reference/chart-contract.md',
+      'docs/reference/crd-markers.md',
     ]);
     expect(differingPages(pages, REPO_ROOT)).toEqual([]);
   });
@@ -56,8 +58,8 @@ describe('the generated reference pages', () => {
     ]);
   });
 
-  it('cover every option, command, chart value and contract entry', () => {
-    const [options, policyOptions, cli, values, config, metrics, contract] = pages.map((page) => page.content);
+  it('cover every option, command, chart value, contract entry and marker', () => {
+    const [options, policyOptions, cli, values, config, metrics, contract, markers] = pages.map((page) => page.content);
     for (const option of ['path', 'mutating', 'rules', 'failurePolicy', 'matchConditions', 'rbac', 'cache']) expect(options).toContain(`## \`${option}\``);
     for (const option of VALIDATING_POLICY_OPTION_NAMES) expect(policyOptions).toContain(`## \`${option}\``);
     expect(policyOptions).toContain('| `validationActions` | `ValidationAction[]` | `["Deny"]` | `ValidatingAdmissionPolicyBinding spec.validationActions`');
@@ -71,6 +73,7 @@ describe('the generated reference pages', () => {
     expect(contract).toContain('| `service.port` | int | `443` |');
     expect(contract).toContain('`define "<chart>.fullname"`');
     expect(contract).toContain('`<fullname>-serving-cert`');
+    for (const marker of MARKER_NAMES) expect(markers).toMatch(new RegExp(`^\\| \`@shaper:${marker}\``, 'm'));
   });
 });
 

@@ -37,6 +37,10 @@ const OBJECT_META: Readonly<Record<string, string>> = {
   ownerReferences: 'list<dyn>',
   managedFields: 'list<dyn>',
 };
+const checkOnly = (): never => {
+  throw new Error('schema types are declared for type-checking only');
+};
+
 export const OBJECT_META_TYPE = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 /**
@@ -50,6 +54,9 @@ export function declareSchemaTypes(env: Environment, root: string, schema: Struc
     if (registered.has(name)) return;
     registered.add(name);
     env.registerType(name, { fields });
+    // cel-go compares two objects of one type (`object.spec == oldObject.spec`); cel-js needs the overload declared (it adds !=).
+    // Names of list items and map values (`Object.spec.ports.@items`) are not valid in a signature: those stay undeclared.
+    if (!name.includes('@')) env.registerOperator(`${name} == ${name}`, checkOnly);
   };
   const typeOf = (node: StructuralSchema, path: string, atRoot: boolean): string => {
     if (node['x-kubernetes-int-or-string']) return 'dyn';
