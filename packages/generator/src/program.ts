@@ -96,8 +96,9 @@ function readCompilerOptions(ts: TypeScript, tsconfigPath: string): ts.CompilerO
   return { ...parsed.options, noResolve: true, noLib: true, types: [], skipLibCheck: true };
 }
 
-export function buildScanProgram(input: ScanInput): ScanProgram {
-  const { ts, options, candidates, read, resolve } = input;
+/** `candidates` and every scannable file they import, directly or not: what a program over them needs. */
+export function importClosure(input: Pick<ScanInput, 'ts' | 'read' | 'resolve'>, candidates: readonly string[]): Set<string> {
+  const { ts, read, resolve } = input;
   const included = new Set<string>();
   const queue = [...candidates];
   while (queue.length > 0) {
@@ -109,6 +110,12 @@ export function buildScanProgram(input: ScanInput): ScanProgram {
       if (resolved && isScannable(resolved) && !included.has(resolved.resolvedFileName)) queue.push(resolved.resolvedFileName);
     }
   }
+  return included;
+}
+
+export function buildScanProgram(input: ScanInput): ScanProgram {
+  const { ts, options, candidates, read } = input;
+  const included = importClosure(input, candidates);
   const host = ts.createCompilerHost(options, true);
   host.getSourceFile = (fileName, languageVersionOrOptions) => (included.has(fileName) ? ts.createSourceFile(fileName, read(fileName), languageVersionOrOptions, true) : undefined);
   const program = ts.createProgram({ rootNames: [...included].sort(), options, host });

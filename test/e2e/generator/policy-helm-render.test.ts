@@ -11,29 +11,7 @@ import { runManifests } from '../../../packages/generator/src/run-manifests.js';
 import { createFixtureProject, DEFAULT_SHAPER_YAML, type FixtureProject } from '../../support/fixture-project.js';
 import { helmLint, helmTemplate, helmTemplateText, type HelmOptions, type K8sObject } from '../../support/helm.js';
 import { judgeManifests } from '../../../support/oracle.js';
-
-const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: { kind: Widget, plural: widgets, singular: widget, listKind: WidgetList }
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                replicas: { type: integer }
-                tier: { type: string }
-`;
+import { WIDGET_CRD } from '../../support/widget-crd.js';
 
 const POLICIES = `import { ValidatingPolicy } from 'shaper-gen';
 

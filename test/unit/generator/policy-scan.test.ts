@@ -18,32 +18,11 @@ import { runManifests } from '../../../packages/generator/src/run-manifests.js';
 import { scanWebhooks, type ScanResult } from '../../../packages/generator/src/scan.js';
 import { ConfigError } from '../../../runtime/problems.js';
 import { createFixtureProject, DEFAULT_SHAPER_YAML, type FixtureProject } from '../../support/fixture-project.js';
+import { WIDGET_CRD } from '../../support/widget-crd.js';
 
 const POLICIES_FILE = 'charts/shaper-webhooks/templates/validating-admission-policies.yaml';
 
 const SHAPER_YAML = `${DEFAULT_SHAPER_YAML}crds: ["config/crd/*.yaml"]\n`;
-const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: { kind: Widget, plural: widgets, singular: widget, listKind: WidgetList }
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                replicas: { type: integer }
-                tier: { type: string }
-`;
 const WIDGETS = "[{ groups: ['example.com'], versions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] }]";
 
 let project: FixtureProject | undefined;

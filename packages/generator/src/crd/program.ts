@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
-import { isScannable, prepareScan } from '../program.js';
+import { importClosure, prepareScan } from '../program.js';
 import { MARKER_PREFIX } from './marker-syntax.js';
 
 export interface CrdProgram {
@@ -76,17 +76,7 @@ export function buildCrdProgram(tsconfigPath: string, candidates: readonly strin
   const { ts: compiler, read, resolve } = input;
   const { options } = input;
   const schemaLib = path.join(path.dirname(path.resolve(tsconfigPath)), SCHEMA_LIB_NAME);
-  const included = new Set<string>();
-  const queue = [...candidates];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (included.has(file)) continue;
-    included.add(file);
-    for (const imported of compiler.preProcessFile(read(file), true, true).importedFiles) {
-      const resolved = resolve(imported.fileName, file);
-      if (resolved && isScannable(resolved) && !included.has(resolved.resolvedFileName)) queue.push(resolved.resolvedFileName);
-    }
-  }
+  const included = importClosure(input, candidates);
   const host = compiler.createCompilerHost(options, true);
   host.getSourceFile = (fileName, languageVersionOrOptions) => {
     if (fileName === schemaLib) return compiler.createSourceFile(fileName, SCHEMA_LIB, languageVersionOrOptions, true);
