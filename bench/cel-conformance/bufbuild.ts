@@ -46,7 +46,7 @@ import {
 } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { type Answer, type ConformanceTest, errorCode, firstLine } from './suite.ts';
-import { type Cv, messageToCv, typeName } from './values.ts';
+import { type Cv, messageToCv, primitiveToCv, typeName } from './values.ts';
 
 interface Checker {
   check(env: CelEnv, expr: ParsedExpr): CheckedExpr;
@@ -130,19 +130,8 @@ function input(value: Value, registry: Registry): CelInput {
 }
 
 function toCv(value: unknown, registry: Registry): Cv {
-  if (value === null) return { k: 'null' };
-  switch (typeof value) {
-    case 'boolean':
-      return { k: 'bool', v: value };
-    case 'bigint':
-      return { k: 'int', v: value };
-    case 'number':
-      return { k: 'double', v: value };
-    case 'string':
-      return { k: 'string', v: value };
-    default:
-  }
-  if (value instanceof Uint8Array) return { k: 'bytes', v: value };
+  const primitive = primitiveToCv(value);
+  if (primitive || value === null) return primitive!;
   if (isCelUint(value)) return { k: 'uint', v: value.value };
   if (isCelType(value)) return { k: 'type', v: value.name };
   if (isCelList(value)) return { k: 'list', v: [...value].map((item) => toCv(item, registry)) };

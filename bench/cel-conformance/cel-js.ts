@@ -24,7 +24,7 @@ import type { Type } from '@bufbuild/cel-spec/cel/expr/checked_pb.js';
 import type { Decl } from '@bufbuild/cel-spec/cel/expr/checked_pb.js';
 import type { Environment } from '@marcbachmann/cel-js';
 import { type Answer, errorCode, firstLine, type ConformanceTest } from './suite.ts';
-import { type Cv, expectedToCv, typeName } from './values.ts';
+import { type Cv, expectedToCv, primitiveToCv, typeName } from './values.ts';
 
 type CelModule = typeof import('@marcbachmann/cel-js');
 type Constructor = new (...args: any[]) => any;
@@ -120,19 +120,8 @@ export function celJsImplementation(generator: GeneratorCel, registry: Registry,
   };
 
   const toCv = (value: unknown): Cv => {
-    if (value === null) return { k: 'null' };
-    switch (typeof value) {
-      case 'boolean':
-        return { k: 'bool', v: value };
-      case 'bigint':
-        return { k: 'int', v: value };
-      case 'number':
-        return { k: 'double', v: value };
-      case 'string':
-        return { k: 'string', v: value };
-      default:
-    }
-    if (value instanceof Uint8Array) return { k: 'bytes', v: value };
+    const primitive = primitiveToCv(value);
+    if (primitive || value === null) return primitive!;
     if (value instanceof Uint) return { k: 'uint', v: (value as { value: bigint }).value };
     if (value instanceof Duration) return { k: 'duration', seconds: (value as { seconds: bigint }).seconds, nanos: (value as { nanos: number }).nanos };
     if (value instanceof Date) {

@@ -31,6 +31,24 @@ export type Cv =
   | { readonly k: 'key-text'; readonly v: string };
 
 /** The well-known types CEL has values of its own for: a library needs no protobuf to hold these. */
+/** A JavaScript primitive or byte array as the value it is in both libraries; undefined for anything else. */
+export function primitiveToCv(value: unknown): Cv | undefined {
+  if (value === null) return { k: 'null' };
+  if (value instanceof Uint8Array) return { k: 'bytes', v: value };
+  switch (typeof value) {
+    case 'boolean':
+      return { k: 'bool', v: value };
+    case 'bigint':
+      return { k: 'int', v: value };
+    case 'number':
+      return { k: 'double', v: value };
+    case 'string':
+      return { k: 'string', v: value };
+    default:
+      return undefined;
+  }
+}
+
 export const CEL_WELL_KNOWN = new Set(['google.protobuf.Duration', 'google.protobuf.Timestamp']);
 const JSON_TYPES = new Set(['google.protobuf.Value', 'google.protobuf.Struct', 'google.protobuf.ListValue']);
 const WRAPPERS: Readonly<Record<string, 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes'>> = {
