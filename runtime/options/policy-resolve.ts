@@ -10,19 +10,17 @@ import { isPlainObject, type Report } from './check.js';
 import { isDnsSubdomain, MAX_DNS_SUBDOMAIN } from './kubernetes-names.js';
 import { checkValidatingPolicyFields, VALIDATING_POLICY_OPTION_NAMES } from './policy-fields.js';
 import type { ResolvedValidatingPolicy, ValidatingPolicyOptions } from './policy-types.js';
-import { DEFAULT_NAME_SUFFIX } from './resolve.js';
-import type { RuleOptions } from './types.js';
+import { nameDomain, resolveRule } from './resolve.js';
 
 /** `ProfileTierPolicy` → `profile-tier-policy.<first rule group with a dot, else shaper-gen.io>`. */
 export function defaultPolicyName(className: string, rules: readonly { readonly groups: readonly string[] }[] = []): string {
-  const domain = rules.flatMap((rule) => rule.groups).find((group) => group.includes('.') && isDnsSubdomain(group)) ?? DEFAULT_NAME_SUFFIX;
   const kebab = className
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
     .replace(/[^A-Za-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .toLowerCase();
-  return `${kebab}.${domain}`;
+  return `${kebab}.${nameDomain(rules)}`;
 }
 
 /** Validates `@ValidatingPolicy` options of class `className` and applies defaults; every problem is reported. */
@@ -59,15 +57,11 @@ function checkBetweenOptions(raw: Record<string, unknown>, options: Partial<Vali
   }
 }
 
-function resolveRules(rules: readonly RuleOptions[] | undefined) {
-  return (rules ?? []).map((rule) => ({ groups: [...rule.groups], versions: [...rule.versions], resources: [...rule.resources], operations: [...rule.operations], scope: rule.scope ?? '*' }));
-}
-
 function withDefaults(options: ValidatingPolicyOptions, className: string): ResolvedValidatingPolicy {
   return {
     name: options.name ?? defaultPolicyName(className, options.rules),
-    rules: resolveRules(options.rules),
-    excludeResourceRules: resolveRules(options.excludeResourceRules),
+    rules: options.rules.map(resolveRule),
+    excludeResourceRules: (options.excludeResourceRules ?? []).map(resolveRule),
     namespaceSelector: options.namespaceSelector,
     objectSelector: options.objectSelector,
     matchPolicy: options.matchPolicy ?? 'Equivalent',

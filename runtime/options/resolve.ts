@@ -10,7 +10,7 @@ import type { Problem } from '../problems.js';
 import { isPlainObject, type Report } from './check.js';
 import { checkFields, WEBHOOK_FIELDS, WEBHOOK_OPTION_NAMES } from './fields.js';
 import { isDnsSubdomain, MAX_DNS_SUBDOMAIN } from './kubernetes-names.js';
-import type { ResolvedWebhook, WebhookOptions } from './types.js';
+import type { ResolvedRule, ResolvedWebhook, RuleOptions, WebhookOptions } from './types.js';
 
 export const DEFAULT_NAME_SUFFIX = 'shaper-gen.io';
 export const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -21,8 +21,17 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
  * else shaper-gen.io (core and built-in groups like "apps").
  */
 export function defaultWebhookName(path: string, rules: readonly { readonly groups: readonly string[] }[] = []): string {
-  const domain = rules.flatMap((rule) => rule.groups).find((group) => group.includes('.') && isDnsSubdomain(group)) ?? DEFAULT_NAME_SUFFIX;
-  return `${path.replace(/^\//, '').replace(/[/.]/g, '-')}.${domain}`;
+  return `${path.replace(/^\//, '').replace(/[/.]/g, '-')}.${nameDomain(rules)}`;
+}
+
+/** The domain default names end in: the first API group of the rules that is a domain, else shaper-gen.io. */
+export function nameDomain(rules: readonly { readonly groups: readonly string[] }[]): string {
+  return rules.flatMap((rule) => rule.groups).find((group) => group.includes('.') && isDnsSubdomain(group)) ?? DEFAULT_NAME_SUFFIX;
+}
+
+/** A rule with its scope defaulted, as webhooks and policies resolve it. */
+export function resolveRule(rule: RuleOptions): ResolvedRule {
+  return { groups: [...rule.groups], versions: [...rule.versions], resources: [...rule.resources], operations: [...rule.operations], scope: rule.scope ?? '*' };
 }
 
 /**
@@ -74,13 +83,7 @@ function withDefaults(options: WebhookOptions): ResolvedWebhook {
     mutating: options.mutating,
     name: options.name ?? defaultWebhookName(options.path, options.rules),
     configuration: options.configuration,
-    rules: options.rules.map((rule) => ({
-      groups: [...rule.groups],
-      versions: [...rule.versions],
-      resources: [...rule.resources],
-      operations: [...rule.operations],
-      scope: rule.scope ?? '*',
-    })),
+    rules: options.rules.map(resolveRule),
     failurePolicy: options.failurePolicy ?? 'Fail',
     sideEffects: options.sideEffects ?? 'None',
     timeoutSeconds: options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,

@@ -35,18 +35,23 @@ export interface EnvironmentOptions {
   readonly mode?: LibraryMode;
 }
 
-/** A fresh environment with the API server's admission variables. */
-export function admissionEnvironment(options: EnvironmentOptions = {}): Environment {
-  const cel = loadCel();
-  const gvk = { group: 'string', version: 'string', kind: 'string' };
-  const gvr = { group: 'string', version: 'string', resource: 'string' };
+/** cel-go's options as the API server sets them, and the Kubernetes libraries; no variables (each use declares its own). */
+export function kubernetesCelEnvironment(mode: LibraryMode = 'check'): Environment {
   // Homogeneous literals are checked in validators.ts, which exempts string.format's arguments as cel-go does.
-  const env = new cel.Environment({
+  const env = new (loadCel().Environment)({
     enableOptionalTypes: true,
     homogeneousAggregateLiterals: false,
     limits: { maxDepth: MAX_RECURSION_DEPTH, maxAstNodes: NO_LIMIT, maxListElements: NO_LIMIT, maxMapEntries: NO_LIMIT, maxCallArguments: NO_LIMIT },
   });
-  declareKubernetesLibraries(env, options.mode);
+  declareKubernetesLibraries(env, mode);
+  return env;
+}
+
+/** A fresh environment with the API server's admission variables. */
+export function admissionEnvironment(options: EnvironmentOptions = {}): Environment {
+  const gvk = { group: 'string', version: 'string', kind: 'string' };
+  const gvr = { group: 'string', version: 'string', resource: 'string' };
+  const env = kubernetesCelEnvironment(options.mode);
   const objectType = options.declare?.(env) ?? 'dyn';
   env.registerVariable('object', objectType).registerVariable('oldObject', objectType);
   if (options.authorizer ?? true) env.registerVariable('authorizer', 'kubernetes.authorization.Authorizer');

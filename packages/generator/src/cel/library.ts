@@ -47,7 +47,8 @@ interface MacroCall {
   readonly receiver: Node;
 }
 
-const checkOnly = (): never => {
+/** The implementation of a declaration that is only type-checked, never run. */
+export const checkOnly = (): never => {
   throw new Error('shaper-gen only type-checks CEL expressions');
 };
 

@@ -8,6 +8,7 @@
  * duration strings timestamps and durations. `metadata` is ObjectMeta.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import { checkOnly } from './library.js';
 
 /** The parts of a structural schema that decide a CEL type. */
 export interface StructuralSchema {
@@ -37,10 +38,6 @@ const OBJECT_META: Readonly<Record<string, string>> = {
   ownerReferences: 'list<dyn>',
   managedFields: 'list<dyn>',
 };
-const checkOnly = (): never => {
-  throw new Error('schema types are declared for type-checking only');
-};
-
 export const OBJECT_META_TYPE = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 /**

@@ -9,24 +9,15 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { compileExpression, resultTypeProblem } from '../cel/compile.js';
-import { loadCel, MAX_RECURSION_DEPTH } from '../cel/environment.js';
-import { declareKubernetesLibraries } from '../cel/library.js';
+import { kubernetesCelEnvironment } from '../cel/environment.js';
 import { declareSchemaTypes } from '../cel/schema-types.js';
 import type { Schema, ValidationRule } from './types.js';
 
-/** cel-js limits cel-go does not have, raised out of the way. */
-const NO_LIMIT = 10_000_000;
 /** The name the schema's object types are registered under, for messages (`Self.spec`). */
 const ROOT = 'Self';
 
 function ruleEnvironment(schema: Schema, optionalOldSelf: boolean): Environment {
-  const cel = loadCel();
-  const env = new cel.Environment({
-    enableOptionalTypes: true,
-    homogeneousAggregateLiterals: false,
-    limits: { maxDepth: MAX_RECURSION_DEPTH, maxAstNodes: NO_LIMIT, maxListElements: NO_LIMIT, maxMapEntries: NO_LIMIT, maxCallArguments: NO_LIMIT },
-  });
-  declareKubernetesLibraries(env);
+  const env = kubernetesCelEnvironment();
   const selfType = declareSchemaTypes(env, ROOT, schema);
   env.registerVariable('self', selfType).registerVariable('oldSelf', optionalOldSelf ? `optional<${selfType}>` : selfType);
   return env;
