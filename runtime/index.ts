@@ -20,6 +20,8 @@ export type {
   SideEffects,
   WebhookOptions,
 } from './options/types.js';
+export { Conversion, conversionOf } from './conversion/decorator.js';
+export type { ConversionOptions, Converter, SpokeConversion } from './conversion/types.js';
 export { ValidatingPolicy, validatingPolicyOf } from './policy/decorator.js';
 export type {
   AuditAnnotation,

@@ -169,7 +169,7 @@ export function decodeReview(body: string, depthChecked = false): DecodeResult {
 }
 
 /** A short, bounded description of a value for a message: strings quoted and cut, others by type. */
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
@@ -178,7 +178,7 @@ function describe(value: unknown): string {
   return `${typeof value} ${String(scalar).slice(0, 32)}`;
 }
 
-interface Scan {
+export interface Scan {
   apiVersion?: string;
   uid?: string;
 }
@@ -188,7 +188,7 @@ interface Scan {
  * top-level `apiVersion` and of `request.uid`, wherever they stand. Nothing is
  * materialised, so a hostile body costs time linear in its size and no memory.
  */
-function scanReview(text: string): Scan {
+export function scanReview(text: string): Scan {
   const result: Scan = {};
   const inObject: boolean[] = [];
   let depth = 0;

@@ -50,13 +50,22 @@ export function isLabelValue(value: string): boolean {
 }
 
 /**
- * What is wrong with a webhook path, if anything. The API server requires each
- * segment after the leading "/" to be a lowercase RFC 1123 subdomain
- * (k8s.io/apiserver pkg/util/webhook ValidateWebhookService); the prefix
- * `/validate-` or `/mutate-` and no trailing "/" are this project's rules.
+ * What is wrong with a webhook path, if anything: `/validate-<name>` or
+ * `/mutate-<name>` (this project's rule), otherwise as servicePathProblem.
  */
 export function webhookPathProblem(path: string): string | undefined {
-  if (!/^\/(validate|mutate)-/.test(path)) return `path "${path}" must be "/validate-<name>" or "/mutate-<name>"`;
+  return servicePathProblem(path, /^\/(validate|mutate)-/, '"/validate-<name>" or "/mutate-<name>"');
+}
+
+/**
+ * What is wrong with a path the API server calls on the webhook Service, if
+ * anything. The API server requires each segment after the leading "/" to be a
+ * lowercase RFC 1123 subdomain (k8s.io/apiserver pkg/util/webhook
+ * ValidateWebhookService); the `start` each kind of path has, and no trailing "/",
+ * are this project's rules.
+ */
+export function servicePathProblem(path: string, start: RegExp, expected: string): string | undefined {
+  if (!start.test(path)) return `path "${path}" must be ${expected}`;
   if (path.endsWith('/')) return `path "${path}" must not end with "/"`;
   const segments = path.slice(1).split('/');
   for (const [i, segment] of segments.entries()) {

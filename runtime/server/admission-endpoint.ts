@@ -14,6 +14,7 @@ import { readBody } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 import type { RegisteredWebhook } from './registry.js';
+import { unsupportedHeaders } from './request-headers.js';
 import { writeResponse } from './write-response.js';
 
 export interface EndpointDeps {
@@ -58,7 +59,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     }
     // The body first: every refusal below names the request's uid, as the API server requires of any answer.
     const read = await readBody(req, deps.maxRequestBytes);
-    const unsupported = unsupportedHeaders(req);
+    const unsupported = unsupportedHeaders(req, 'admission reviews');
     if (!read.ok) {
       const identity = identifyReview(read.head ?? '');
       if (read.code === 413 && !unsupported) {
@@ -144,19 +145,6 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
 
 function mib(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(0);
-}
-
-/** A Content-Type or Content-Encoding the API server never sends. */
-function unsupportedHeaders(req: IncomingMessage): { code: number; message: string } | undefined {
-  const contentType = req.headers['content-type'];
-  if (contentType !== 'application/json' && contentType?.split(';', 1)[0]!.trim().toLowerCase() !== 'application/json') {
-    return { code: 400, message: `Content-Type ${JSON.stringify((contentType ?? '').slice(0, 64))} not supported; expected application/json` };
-  }
-  const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-    return { code: 415, message: `Content-Encoding ${JSON.stringify(encoding.slice(0, 64))} not supported; the API server sends admission reviews unencoded` };
-  }
-  return undefined;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

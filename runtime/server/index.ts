@@ -4,7 +4,7 @@
  */
 export { startServer, serveUntilSignalled, type ServeOptions, type RunningServer } from './serve.js';
 export { WebhookServer, type WebhookServerOptions, type ListeningAddresses, type ShutdownOptions } from './webhook-server.js';
-export { registerWebhooks, importWebhookClasses, RegistrationError } from './registry.js';
+export { registerWebhooks, registerConversions, importWebhookClasses, importHandlerModules, RegistrationError } from './registry.js';
 export { ServerMetrics } from './metrics.js';
 export { parseServerConfig, loadServerConfig, mergeServerConfig, DEFAULT_SERVER_CONFIG, type ServerConfig } from '../config/server-config.js';
 export { ConfigError } from '../problems.js';

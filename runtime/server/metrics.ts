@@ -10,6 +10,8 @@ import type { ReadSource } from '../cache/informer-cache.js';
 import { LatencyHistogram, type LatencySeries } from './latency-histogram.js';
 
 const PREFIX = 'shaper_webhook_';
+/** Seconds; from well under a millisecond (a small review) to the API server's 30 s timeout. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export class ServerMetrics {
   readonly registry = new Registry();
@@ -28,7 +30,7 @@ export class ServerMetrics {
   private readonly latency = new LatencyHistogram(
     `${PREFIX}request_duration_seconds`,
     'Time from the first byte of an admission request to the end of its response, by webhook path.',
-    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    LATENCY_BUCKETS,
     this.registry,
   );
   // The hot path counts in plain numbers; prom-client reads them when scraped (its label hashing per call was 3–4% of a small review's CPU).
@@ -96,6 +98,25 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  private readonly conversionReviews = new Counter({
+    name: `${PREFIX}conversion_reviews_total`,
+    help: 'ConversionReviews answered, by conversion path and result (Success, or Failure with every object unconverted).',
+    labelNames: ['webhook', 'result'] as const,
+    registers: [this.registry],
+  });
+  private readonly convertedObjects = new Counter({
+    name: `${PREFIX}converted_objects_total`,
+    help: 'Objects converted by a successful ConversionReview, by conversion path, kind (group/Kind) and the versions converted from and to.',
+    labelNames: ['webhook', 'kind', 'from', 'to'] as const,
+    registers: [this.registry],
+  });
+  private readonly conversionLatency = new LatencyHistogram(
+    `${PREFIX}conversion_duration_seconds`,
+    'Time from the first byte of a ConversionReview to the end of its response, by conversion path.',
+    LATENCY_BUCKETS,
+    this.registry,
+  );
+
   private readonly children = new Map<string, WebhookSeries>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
@@ -131,6 +152,17 @@ export class ServerMetrics {
     else if (outcome === 'timeout') this.forWebhook(path).timeouts.inc();
   }
 
+  /** The series of one conversion path. */
+  forConversion(path: string): ConversionSeries {
+    return {
+      latency: this.conversionLatency.forWebhook(path),
+      answered: (result, steps) => {
+        this.conversionReviews.inc({ webhook: path, result });
+        for (const step of steps) this.convertedObjects.inc({ webhook: path, ...step });
+      },
+    };
+  }
+
   countRejected(code: number): void {
     this.rejected.labels(String(code)).inc();
   }
@@ -146,4 +178,10 @@ export interface WebhookSeries {
   inFlight: { value: number };
   errors: Counter.Internal;
   timeouts: Counter.Internal;
+}
+
+export interface ConversionSeries {
+  latency: LatencySeries;
+  /** One answered review, and for a Success each object's kind and versions. */
+  answered(result: 'Success' | 'Failure', steps: readonly { kind: string; from: string; to: string }[]): void;
 }

@@ -10,6 +10,8 @@ import type { WebhookHandler } from '../contract.js';
 import { webhookOf } from '../decorator.js';
 import { checkWebhookSet } from '../options/webhook-set.js';
 import type { ResolvedWebhook } from '../options/types.js';
+import { conversionKey, type ConversionsByKind } from '../conversion/convert.js';
+import { prepareConversion, type RegisteredConversion } from '../conversion/registered.js';
 import { formatProblem } from '../problems.js';
 
 /** A decorated class made ready to serve: its resolved options and one instance. */
@@ -88,7 +90,13 @@ function construct(cls: HandlerClass, webhook: ResolvedWebhook): WebhookHandler 
 
 /** Imports handlers modules (paths relative to `cwd`, or package specifiers) and collects their `webhooks` exports. */
 export async function importWebhookClasses(modules: readonly string[], cwd = process.cwd()): Promise<unknown[]> {
+  return (await importHandlerModules(modules, cwd)).webhooks;
+}
+
+/** The classes of handlers modules: their `webhooks` exports, and their `conversions` exports where they have one. */
+export async function importHandlerModules(modules: readonly string[], cwd = process.cwd()): Promise<{ webhooks: unknown[]; conversions: unknown[] }> {
   const classes: unknown[] = [];
+  const conversions: unknown[] = [];
   for (const specifier of modules) {
     const file = path.resolve(cwd, specifier);
     // A path (relative to cwd, as in the chart's `dist/sample/webhooks.generated.js`) is a file; a bare name is a package.
@@ -109,6 +117,35 @@ export async function importWebhookClasses(modules: readonly string[], cwd = pro
       throw new RegistrationError(`handlers module ${specifier} has no \`webhooks\` array export (generate one with \`shaper-gen manifests\`)`);
     }
     classes.push(...(module.webhooks as unknown[]));
+    if (module.conversions !== undefined) {
+      if (!Array.isArray(module.conversions))
+        throw new RegistrationError(`handlers module ${specifier}: its \`conversions\` export is not an array (regenerate it with \`shaper-gen manifests\`)`);
+      conversions.push(...(module.conversions as unknown[]));
+    }
   }
-  return classes;
+  return { webhooks: classes, conversions };
+}
+
+/**
+ * Constructs each `@Conversion` class and groups them by path: one path may serve several kinds, each kind (group
+ * and Kind) has one converter.
+ */
+export function registerConversions(classes: readonly unknown[], origin = 'conversions'): Map<string, ConversionsByKind> {
+  const byPath = new Map<string, Map<string, RegisteredConversion>>();
+  for (const [index, candidate] of classes.entries()) {
+    let registered: RegisteredConversion;
+    try {
+      registered = prepareConversion(candidate, `${origin}[${index}]`);
+    } catch (error) {
+      throw new RegistrationError((error as Error).message);
+    }
+    const { group, kind, path } = registered.conversion;
+    const kinds = byPath.get(path) ?? new Map<string, RegisteredConversion>();
+    byPath.set(path, kinds);
+    const key = conversionKey(group, kind);
+    const other = kinds.get(key);
+    if (other) throw new RegistrationError(`${registered.source} and ${other.source} both convert ${kind} in group ${group}: a kind has one converter`);
+    kinds.set(key, registered);
+  }
+  return byPath;
 }

@@ -11,7 +11,7 @@ import type { WebhookHandler } from '../contract.js';
 import { LazyKubeClient, loadClientNode } from '../kube-client.js';
 import { createLogger } from '../log.js';
 import { containProcessFaults } from './process-faults.js';
-import { importWebhookClasses, RegistrationError, registerWebhooks } from './registry.js';
+import { importHandlerModules, RegistrationError, registerConversions, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 import { WORKER_SLOT_ENV, WorkerPool, type FromWorker, type ToWorker } from './worker-pool.js';
 import { DEFAULT_COMPILED_HANDLERS } from '../project-layout.js';
@@ -69,7 +69,10 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
 
   // Only --dev reads the project's sources (tinyglobby, yaml), so only --dev loads what that takes.
   if (options.dev) for (const warning of (await import('./stale-handlers.js')).staleHandlersWarnings(config.handlers)) log.warn(warning);
-  const webhooks = registerWebhooks(await importWebhookClasses(config.handlers), config.handlers.join(', '), instances);
+  const classes = await importHandlerModules(config.handlers);
+  const origin = config.handlers.join(', ');
+  const webhooks = registerWebhooks(classes.webhooks, origin, instances);
+  const conversions = registerConversions(classes.conversions, origin);
   // Only --dev needs certificate generation (and its libraries).
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;
   // The heap budget for reviews is what is left after loading: load ctx.kube's client first when handlers declare
@@ -85,7 +88,7 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
     }
   }
   const objects = options.objectsFile === undefined ? undefined : await (await import('../cache/objects-file.js')).readObjectsFile(options.objectsFile);
-  const server = new WebhookServer({ config, webhooks, log, kube: new LazyKubeClient(), certificate, objects });
+  const server = new WebhookServer({ config, webhooks, conversions, log, kube: new LazyKubeClient(), certificate, objects });
   const addresses = await server.start();
   return { server, addresses, config, log };
 }

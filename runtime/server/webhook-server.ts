@@ -16,7 +16,9 @@ import type { ServerConfig } from '../config/server-config.js';
 import { InformerCache } from '../cache/informer-cache.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import type { ApiConnection } from '../kube/api-connection.js';
+import type { ConversionsByKind } from '../conversion/convert.js';
 import { admissionEndpoint, type RawHandler } from './admission-endpoint.js';
+import { conversionEndpoint } from './conversion-endpoint.js';
 import { Drain } from './drain.js';
 import { createPlainApp } from './express-app.js';
 import { evaluateChecks, type HealthCheck } from './health.js';
@@ -34,6 +36,8 @@ import { writeResponse } from './write-response.js';
 export interface WebhookServerOptions {
   readonly config: ServerConfig;
   readonly webhooks: ReadonlyMap<string, RegisteredWebhook>;
+  /** Conversion paths and the converters each serves, by kind. */
+  readonly conversions?: ReadonlyMap<string, ConversionsByKind>;
   readonly log: Logger;
   readonly kube: KubeClient;
   /** A fixed certificate (serve --dev, tests) instead of watching certDir. */
@@ -79,6 +83,7 @@ export class WebhookServer {
     const objects = options.objects ?? this.informers!;
     const deps = { log, kube: options.kube, objects, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: options.memory ?? MemoryBudget.fromHeap() };
     for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
+    for (const [path, conversions] of options.conversions ?? []) this.endpoints.set(path, conversionEndpoint(path, conversions, deps));
 
     const tls = tlsServerOptions(config.webhook, HANDSHAKE_TIMEOUT_MS, options.certificate);
     this.listener = new WebhookListener(tls, (req, res) => this.route(req, res), log, {

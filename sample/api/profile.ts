@@ -37,8 +37,11 @@ export interface ProfileSpec {
 
 /**
  * A shaping profile: how much and how urgently the workloads it is assigned to get.
+ * Stored as v1alpha1; v1beta1 (sample/api/v1beta1/) is served too, converted by
+ * sample/conversion/profile-conversion.ts.
  *
  * @shaper:resource shortName=prof categories=shaper
+ * @shaper:storageversion
  * @shaper:subresource status
  * @shaper:printcolumn name=Tier type=string jsonPath=.spec.tier
  * @shaper:printcolumn name=Priority type=integer jsonPath=.spec.priority

@@ -11,6 +11,8 @@ import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, VALIDATING_POLICIES_FILE, validatingPoliciesModel } from './model.js';
 import { loadCrdSchemas } from './policy/crd-schemas.js';
 import type { DecoratedPolicy } from './policy/scan-policy.js';
+import type { DecoratedConversion } from './conversion/scan-conversion.js';
+import { conversionModels } from './conversion/model.js';
 import type { Crd } from './crd/types.js';
 import type { DecoratedWebhook } from './scan.js';
 
@@ -24,6 +26,7 @@ export interface GenerationResult {
   readonly files: readonly GeneratedFile[];
   readonly webhooks: readonly DecoratedWebhook[];
   readonly policies: readonly DecoratedPolicy[];
+  readonly conversions: readonly DecoratedConversion[];
   readonly crds: readonly Crd[];
   /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
   readonly obsolete: readonly string[];
@@ -50,7 +53,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const crdScan = scanCustomResources(config.tsconfig, sources, config.root);
   // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists.
   const policySchemas = withGeneratedCrds(crdScan.crds, await loadCrdSchemas(config.root, config.crds));
-  const { webhooks, policies, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, { policies: policySchemas });
+  const { webhooks, policies, conversions, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, { policies: policySchemas, customResources: crdScan.crds });
   if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
     throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
   }
@@ -76,6 +79,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
       pathsModel(
         webhooks.map((w) => w.webhook),
         chartName,
+        conversions.map((c) => c.conversion.path),
       ),
     ),
   });
@@ -88,10 +92,10 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
       ),
     ),
   });
-  files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule)) });
-  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName));
+  files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule, conversions)) });
+  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
   const obsolete = obsoleteCrdFiles(config.chartDir, files);
-  return { files, webhooks, policies, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+  return { files, webhooks, policies, conversions, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

@@ -88,10 +88,11 @@ function selectorModel(selector: LabelSelector | undefined) {
   return matchLabels || matchExpressions ? { matchLabels, matchExpressions } : null;
 }
 
-export function pathsModel(webhooks: readonly ResolvedWebhook[], chartName: string) {
+/** Every path the server must serve: the webhooks' and the conversions' (several kinds may share one). */
+export function pathsModel(webhooks: readonly ResolvedWebhook[], chartName: string, conversionPaths: readonly string[] = []) {
   return {
     helperName: helmHelpers(chartName).webhookPaths,
-    paths: webhooks.map((w) => w.path).sort(compareText),
+    paths: [...new Set([...webhooks.map((w) => w.path), ...conversionPaths])].sort(compareText),
   };
 }
 
@@ -104,26 +105,34 @@ export function rbacRulesModel(webhooks: readonly ResolvedWebhook[], chartName: 
 
 /**
  * The handlers index module: one import per file naming all its classes, files
- * by specifier and classes by name, aliases for names two files share.
+ * by specifier and classes by name, aliases for names two files share; the
+ * webhook classes and the conversion classes in their own lists.
  */
-export function handlersIndexModel(webhooks: readonly DecoratedWebhook[], indexFile: string) {
-  const classes = new Map<string, { className: string; file: string }>();
-  for (const { className, file } of webhooks) classes.set(`${file}\0${className}`, { className, file });
+export function handlersIndexModel(webhooks: readonly DecoratedClass[], indexFile: string, conversions: readonly DecoratedClass[] = []) {
+  const classes = new Map<string, { className: string; file: string; list: 'handlers' | 'conversions' }>();
+  for (const { className, file } of webhooks) classes.set(`${file}\0${className}`, { className, file, list: 'handlers' });
+  for (const { className, file } of conversions) classes.set(`${file}\0${className}`, { className, file, list: 'conversions' });
   const sorted = [...classes.values()]
     .map((c) => ({ ...c, specifier: importSpecifier(indexFile, c.file) }))
     .sort((a, b) => compareText(a.specifier, b.specifier) || compareText(a.className, b.className));
   const used = new Map<string, number>();
   const imports = new Map<string, { specifier: string; names: { className: string; alias: string | null }[] }>();
-  const handlers = sorted.map((c) => {
+  const lists = { handlers: [] as { localName: string }[], conversions: [] as { localName: string }[] };
+  for (const c of sorted) {
     const count = (used.get(c.className) ?? 0) + 1;
     used.set(c.className, count);
     const alias = count > 1 ? `${c.className}_${count}` : null;
     const statement = imports.get(c.specifier) ?? { specifier: c.specifier, names: [] };
     statement.names.push({ className: c.className, alias });
     imports.set(c.specifier, statement);
-    return { localName: alias ?? c.className };
-  });
-  return { imports: [...imports.values()], handlers };
+    lists[c.list].push({ localName: alias ?? c.className });
+  }
+  return { imports: [...imports.values()], handlers: lists.handlers, conversions: lists.conversions.length > 0 ? lists.conversions : null };
+}
+
+interface DecoratedClass {
+  readonly className: string;
+  readonly file: string;
 }
 
 function importSpecifier(fromFile: string, toFile: string): string {

@@ -1,5 +1,6 @@
 /**
- * Finds the classes decorated with shaper-gen's `@Webhook` and turns each
+ * Finds the classes decorated with shaper-gen's `@Webhook` (and
+ * `@ValidatingPolicy`, `@Conversion`) and turns each
  * decorator's argument into validated, defaulted options, reporting every
  * problem with its source location.
  *
@@ -12,6 +13,8 @@
 import type { ts as TS } from 'ts-morph';
 import { checkWebhookSet, handlerShapeProblem, type ProblemPath, type ResolvedWebhook, resolveWebhookOptions } from 'shaper-gen/internal/generator';
 import { checkMatchConditions } from './cel/match-conditions.js';
+import { conversionSetDiagnostics, readConversionDecorator, type DecoratedConversion, type FoundConversion } from './conversion/scan-conversion.js';
+import type { Crd } from './crd/types.js';
 import { decoratorArgument, exportedClassName } from './decorator-argument.js';
 import { diagnosticAt, type Diagnostic } from './diagnostics.js';
 import { checkerResolver, type NameResolver } from './evaluate.js';
@@ -34,6 +37,7 @@ export interface DecoratedWebhook {
 export interface ScanResult {
   readonly webhooks: readonly DecoratedWebhook[];
   readonly policies: readonly DecoratedPolicy[];
+  readonly conversions: readonly DecoratedConversion[];
   readonly diagnostics: readonly Diagnostic[];
   readonly candidateFiles: number;
   /** Which pass answered, and why the syntax-only one did not (for tests and profiling). */
@@ -51,25 +55,27 @@ export interface ScanOptions {
   readonly checkerOnly?: boolean;
   /** What policy expressions are type-checked against; without it, `object` is dyn. */
   readonly policies?: PolicyCheckContext;
+  /** The CRDs generated from the project's types, which `@Conversion` classes are checked against. */
+  readonly customResources?: readonly Crd[];
 }
 
 export function scanWebhooks(tsconfigPath: string, files: readonly string[], options: ScanOptions = {}): ScanResult {
   const input = prepareScan(tsconfigPath, files);
-  const syntaxOnly = options.checkerOnly ? { reason: 'checkerOnly' } : scanWithoutChecker(input, options.policies);
+  const syntaxOnly = options.checkerOnly ? { reason: 'checkerOnly' } : scanWithoutChecker(input, options);
   if (syntaxOnly.result) return syntaxOnly.result;
   const { checker, candidates } = buildScanProgram(input);
-  return { ...scanSourceFiles(candidates, checkerResolver(checker), options.policies), pass: 'checker', checkerReason: syntaxOnly.reason };
+  return { ...scanSourceFiles(candidates, checkerResolver(checker), options), pass: 'checker', checkerReason: syntaxOnly.reason };
 }
 
 /** The syntax-only pass; no result where the checker must decide or word a diagnostic. */
-function scanWithoutChecker(input: ScanInput, policyContext: PolicyCheckContext | undefined): { result?: ScanResult; reason: string } {
+function scanWithoutChecker(input: ScanInput, options: ScanOptions): { result?: ScanResult; reason: string } {
   if (input.augmentations) return { reason: 'a source file declares a module augmentation or globals' };
   try {
     const resolver = new SyntaxResolver(input);
     const result = scanSourceFiles(
       input.candidates.map((file) => resolver.sourceFile(file)),
       resolver,
-      policyContext,
+      options,
     );
     if (result.diagnostics.length > 0) return { reason: 'problems found' };
     return { result: { ...result, pass: 'syntax' }, reason: '' };
@@ -79,10 +85,11 @@ function scanWithoutChecker(input: ScanInput, policyContext: PolicyCheckContext 
   }
 }
 
-function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameResolver, policyContext: PolicyCheckContext | undefined): Omit<ScanResult, 'pass'> {
+function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameResolver, options: ScanOptions): Omit<ScanResult, 'pass'> {
   const diagnostics: Diagnostic[] = [];
   const found: Found[] = [];
   const policies: FoundPolicy[] = [];
+  const conversions: FoundConversion[] = [];
 
   for (const sourceFile of candidates) {
     for (const statement of sourceFile.statements) {
@@ -90,9 +97,11 @@ function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameRes
       for (const decorator of ts.getDecorators(statement) ?? []) {
         const marker = markerOf(decorator, resolver);
         const webhook = marker === 'webhook' ? readDecorator(statement, decorator, resolver, diagnostics) : undefined;
-        const policy = marker === 'validatingPolicy' ? readPolicyDecorator(statement, decorator, resolver, diagnostics, policyContext) : undefined;
+        const policy = marker === 'validatingPolicy' ? readPolicyDecorator(statement, decorator, resolver, diagnostics, options.policies) : undefined;
+        const conversion = marker === 'conversion' ? readConversionDecorator(statement, decorator, resolver, diagnostics, options.customResources ?? []) : undefined;
         if (webhook) found.push(webhook);
         if (policy) policies.push(policy);
+        if (conversion) conversions.push(conversion);
       }
     }
   }
@@ -101,10 +110,11 @@ function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameRes
     const item = found[index]!;
     diagnostics.push(diagnosticAt(item.locate(problem.path), problem.message));
   }
-  diagnostics.push(...policySetDiagnostics(policies));
+  diagnostics.push(...policySetDiagnostics(policies), ...conversionSetDiagnostics(conversions));
   return {
     webhooks: found.map(({ className, file, webhook }) => ({ className, file, webhook })),
     policies: policies.map(({ className, file, policy }) => ({ className, file, policy })),
+    conversions: conversions.map(({ className, file, conversion }) => ({ className, file, conversion })),
     diagnostics,
     candidateFiles: candidates.length,
   };

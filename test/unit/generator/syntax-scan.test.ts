@@ -6,6 +6,7 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadGeneratorConfig } from '../../../packages/generator/src/config.js';
+import { scanCustomResources } from '../../../packages/generator/src/crd/generate.js';
 import { scanWebhooks, type ScanResult } from '../../../packages/generator/src/scan.js';
 import { createFixtureProject, REPO_ROOT, type FixtureProject } from '../../support/fixture-project.js';
 
@@ -16,10 +17,13 @@ afterEach(() => project?.remove());
 async function scanBothWays(dir: string): Promise<ScanResult> {
   const config = loadGeneratorConfig(undefined, dir);
   const sources = (await glob([...config.sources], { cwd: config.root, ignore: [...config.exclude], absolute: true, onlyFiles: true })).sort();
-  const result = scanWebhooks(config.tsconfig, sources);
-  const checked = scanWebhooks(config.tsconfig, sources, { checkerOnly: true });
+  // `@Conversion` classes are checked against the CRDs generated from the same sources.
+  const customResources = scanCustomResources(config.tsconfig, sources, config.root).crds;
+  const result = scanWebhooks(config.tsconfig, sources, { customResources });
+  const checked = scanWebhooks(config.tsconfig, sources, { checkerOnly: true, customResources });
   expect(checked.pass).toBe('checker');
   expect(result.webhooks).toEqual(checked.webhooks);
+  expect(result.conversions).toEqual(checked.conversions);
   expect(result.diagnostics).toEqual(checked.diagnostics);
   expect(result.candidateFiles).toBe(checked.candidateFiles);
   return result;
@@ -39,6 +43,9 @@ describe('the syntax-only pass', () => {
     const result = await scanBothWays(REPO_ROOT);
     expect(result).toMatchObject({ pass: 'syntax' });
     expect(result.webhooks).toHaveLength(4);
+    expect(result.conversions).toEqual([
+      { className: 'ProfileConversion', file: path.join(REPO_ROOT, 'sample/conversion/profile-conversion.ts'), conversion: { group: 'shaper.io', kind: 'Profile', hub: 'v1beta1', path: '/convert' } },
+    ]);
   });
 
   it('answers for every supported form: consts, enums (auto-incremented, const), spreads, aliases, re-exports, namespace imports', async () => {

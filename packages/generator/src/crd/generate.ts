@@ -13,6 +13,7 @@ import type { GeneratedFile } from '../manifests.js';
 import { helmHelpers } from '../model.js';
 import type { PolicyCheckContext } from '../policy/scan-policy.js';
 import type { Templates } from '../render.js';
+import type { ConversionModels } from '../conversion/model.js';
 import { readApiPackages } from './api-packages.js';
 import { assembleCrds } from './crds.js';
 import { findKnownTypes } from './known-types.js';
@@ -62,12 +63,14 @@ function unique(diagnostics: readonly Diagnostic[]): Diagnostic[] {
 /** The schema's block is indented under `openAPIV3Schema:` in crd.yaml.hbs. */
 const SCHEMA_INDENT = 10;
 
-export function crdFiles(crds: readonly Crd[], templates: Templates, chartDir: string, chartName: string): GeneratedFile[] {
+/** Each CRD's template; `conversions` gives the conversion webhook of a kind that has one. */
+export function crdFiles(crds: readonly Crd[], templates: Templates, chartDir: string, chartName: string, conversions: ConversionModels = new Map()): GeneratedFile[] {
   return crds.map((crd) => ({
     path: path.join(chartDir, 'templates', CRD_TEMPLATES_DIR, `${crd.group}_${crd.names.plural}.yaml`),
     content: templates.crd({
       ...crd,
       helpers: helmHelpers(chartName),
+      conversion: conversions.get(`${crd.group}/${crd.names.kind}`) ?? null,
       versions: crd.versions.map((version) => ({
         ...version,
         hasSubresources: version.status || version.scale !== undefined,

@@ -199,7 +199,8 @@ describe("the sample's kinds (sample/api/)", () => {
     const quantity = (description: string) => ({ description, anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
     expect(scanned.crds[1]!.versions[0]!.schema).toEqual({
       type: 'object',
-      description: 'A shaping profile: how much and how urgently the workloads it is assigned to get.',
+      description:
+        'A shaping profile: how much and how urgently the workloads it is assigned to get. Stored as v1alpha1; v1beta1 (sample/api/v1beta1/) is served too, converted by sample/conversion/profile-conversion.ts.',
       properties: {
         apiVersion: { type: 'string', description: 'The API group and version of this object: shaper.io/v1alpha1.' },
         kind: { type: 'string', description: 'The kind of this object: Profile.' },

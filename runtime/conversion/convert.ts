@@ -1,0 +1,101 @@
+/**
+ * The conversion itself, shared by `serve` and `shaper-gen/testing`: each
+ * object goes spoke → hub → spoke through the registered converter of its
+ * kind. Any object that cannot be converted fails the whole request, as the
+ * API server needs every object or none (controller-runtime does the same).
+ */
+import type { KubernetesObject } from '../contract.js';
+import type { RegisteredConversion } from './registered.js';
+
+/** Converters by `group/Kind`. */
+export type ConversionsByKind = ReadonlyMap<string, RegisteredConversion>;
+
+export function conversionKey(group: string, kind: string): string {
+  return `${group}/${kind}`;
+}
+
+/** A conversion that failed: the message the API server shows, and what the converter threw, for the log. */
+export class ConversionFailure extends Error {
+  override name = 'ConversionFailure';
+  constructor(
+    message: string,
+    readonly thrown?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface ConvertedObject {
+  readonly object: KubernetesObject;
+  /** `group/Kind`, the version it came from and the one it went to; undefined when it was already there. */
+  readonly step?: { readonly kind: string; readonly from: string; readonly to: string };
+}
+
+/** Converts every object to `desiredAPIVersion`, or throws ConversionFailure naming the first that cannot be. */
+export function convertObjects(conversions: ConversionsByKind, objects: readonly unknown[], desiredAPIVersion: string): ConvertedObject[] {
+  const desired = splitApiVersion(desiredAPIVersion);
+  if (!desired) throw new ConversionFailure(`desiredAPIVersion ${JSON.stringify(desiredAPIVersion)} is not group/version`);
+  return objects.map((object, index) => convertOne(conversions, object, index, desired));
+}
+
+function convertOne(conversions: ConversionsByKind, object: unknown, index: number, desired: { group: string; version: string }): ConvertedObject {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new ConversionFailure(`objects[${index}] is not an object`);
+  const input = object as KubernetesObject;
+  const { apiVersion, kind } = input;
+  const from = typeof apiVersion === 'string' ? splitApiVersion(apiVersion) : undefined;
+  if (!from) throw new ConversionFailure(`objects[${index}] has no apiVersion of the form group/version`);
+  if (typeof kind !== 'string' || kind === '') throw new ConversionFailure(`objects[${index}] has no kind`);
+  const described = `${kind} ${objectName(input)}`;
+  if (from.group !== desired.group) throw new ConversionFailure(`${described} is in group ${from.group}; it cannot be converted to ${desired.group}/${desired.version}`);
+  const registered = conversions.get(conversionKey(from.group, kind));
+  if (!registered) {
+    const served = [...conversions.keys()].join(', ') || 'none';
+    throw new ConversionFailure(`no conversion for ${kind} in group ${from.group} is served here (converters: ${served})`);
+  }
+  if (from.version === desired.version) return { object: input };
+  const { conversion } = registered;
+  const known = [conversion.hub, ...registered.spokes.keys()];
+  for (const version of [from.version, desired.version]) {
+    if (!known.includes(version)) {
+      throw new ConversionFailure(`${registered.source} cannot convert ${kind} ${version}: it converts ${known.join(', ')} (hub ${conversion.hub}); add spokes.${version}`);
+    }
+  }
+  const step = (what: string, run: () => unknown, version: string, original: KubernetesObject): KubernetesObject => {
+    let result: unknown;
+    try {
+      result = run();
+    } catch (error) {
+      throw new ConversionFailure(
+        `converting ${described} from ${from.group}/${from.version} to ${desired.group}/${desired.version}: ${what} failed: ${(error as Error | undefined)?.message ?? String(error)}`,
+        error,
+      );
+    }
+    return settle(result, `${registered.source} ${what}`, `${from.group}/${version}`, kind, original);
+  };
+  const hub = from.version === conversion.hub ? input : step(`spokes.${from.version}.toHub`, () => registered.spokes.get(from.version)!.toHub(input as never), conversion.hub, input);
+  const output = desired.version === conversion.hub ? hub : step(`spokes.${desired.version}.fromHub`, () => registered.spokes.get(desired.version)!.fromHub(hub as never), desired.version, hub);
+  return { object: output, step: { kind: conversionKey(from.group, kind), from: from.version, to: desired.version } };
+}
+
+/** A converter's result made an object of `apiVersion` and `kind`, with the input's metadata when it has none. */
+function settle(result: unknown, what: string, apiVersion: string, kind: string, input: KubernetesObject): KubernetesObject {
+  if (typeof (result as { then?: unknown } | null)?.then === 'function') throw new ConversionFailure(`${what} returned a Promise; conversions must be synchronous`);
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new ConversionFailure(`${what} returned ${result === null ? 'null' : typeof result}, not an object`);
+  const object = result as KubernetesObject;
+  object.apiVersion = apiVersion;
+  object.kind = kind;
+  if (object.metadata === undefined && input.metadata !== undefined) object.metadata = input.metadata;
+  return object;
+}
+
+function splitApiVersion(apiVersion: string): { group: string; version: string } | undefined {
+  const slash = apiVersion.indexOf('/');
+  if (slash <= 0 || slash === apiVersion.length - 1 || apiVersion.slice(slash + 1).includes('/')) return undefined;
+  return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+function objectName(object: KubernetesObject): string {
+  const { namespace, name } = object.metadata ?? {};
+  const shown = name ?? '(no name)';
+  return namespace ? `${namespace}/${shown}` : shown;
+}

@@ -1,0 +1,103 @@
+/**
+ * The HTTP side of a conversion path: body checks, the heap budget, decoding
+ * the ConversionReview, converting every object through the converters served
+ * at this path, the answer, metrics and the log line. The API server reads a
+ * conversion webhook's failure from the review's `result`, so every review it
+ * could have sent is answered with HTTP 200, Failure included.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { answerConversionReview, type ConversionStep } from '../conversion/answer.js';
+import type { ConversionsByKind } from '../conversion/convert.js';
+import { failedReview, identifyConversionReview, type ConversionReview, type ReviewIdentity } from '../conversion/review.js';
+import { readBody } from './body.js';
+import { estimateReview, type MemoryBudget } from './memory-budget.js';
+import type { ServerMetrics } from './metrics.js';
+import type { RawHandler } from './admission-endpoint.js';
+import { unsupportedHeaders } from './request-headers.js';
+import { writeResponse } from './write-response.js';
+
+export interface ConversionEndpointDeps {
+  readonly log: Logger;
+  readonly metrics: ServerMetrics;
+  readonly maxRequestBytes: number;
+  readonly memory: MemoryBudget;
+}
+
+/** How long a review may wait for heap before it is refused: the API server's default webhook timeout. */
+const HEAP_WAIT_MS = 10_000;
+
+export function conversionEndpoint(path: string, conversions: ConversionsByKind, deps: ConversionEndpointDeps): RawHandler {
+  const series = deps.metrics.forConversion(path);
+  const log = deps.log.child({ conversion: path });
+
+  const fail = (res: ServerResponse, identity: ReviewIdentity, message: string, started: bigint, level: 'info' | 'warn' = 'info') => {
+    log[level]({ uid: identity.uid }, message);
+    answer(res, failedReview(identity, message), 'Failure', [], started);
+  };
+  const answer = (res: ServerResponse, review: ConversionReview, result: 'Success' | 'Failure', steps: readonly ConversionStep[], started: bigint) => {
+    writeResponse(res, 200, 'application/json', JSON.stringify(review));
+    series.answered(result, steps);
+    series.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, started: bigint) => {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      deps.metrics.countRejected(405);
+      writeResponse(res, 405, 'application/json', JSON.stringify(failedReview(identifyConversionReview(''), `method ${req.method} not allowed; conversion webhooks take POST`)));
+      return;
+    }
+    const read = await readBody(req, deps.maxRequestBytes);
+    if (!read.ok) {
+      deps.metrics.countRejected(read.code);
+      fail(res, identifyConversionReview(read.head ?? ''), read.message, started);
+      return;
+    }
+    const unsupported = unsupportedHeaders(req, 'conversion reviews');
+    if (unsupported) {
+      deps.metrics.countRejected(unsupported.code);
+      fail(res, identifyConversionReview(read.body), unsupported.message, started);
+      return;
+    }
+    // Decoding and converting hold the review and its converted copy: charged as a mutating review.
+    const { cost } = estimateReview(read.body, true);
+    const release = cost > deps.memory.capacity ? undefined : (deps.memory.tryAcquire(cost) ?? (await deps.memory.acquire(cost, HEAP_WAIT_MS)));
+    if (!release) {
+      deps.metrics.countRejected(413);
+      fail(
+        res,
+        identifyConversionReview(read.body),
+        `this review needs about ${mib(cost)} MiB of heap to convert, more than the server can give it now (${mib(deps.memory.capacity)} MiB for reviews): raise the container's memory limit (chart: resources.limits.memory)`,
+        started,
+        'warn',
+      );
+      return;
+    }
+    try {
+      const outcome = answerConversionReview(conversions, read.body);
+      const { failure, uid } = outcome;
+      if (failure?.malformed) deps.metrics.countRejected(400);
+      // What a converter threw goes to the log with its stack; the API server gets the one-line message.
+      if (failure?.thrown !== undefined) log.error({ uid, err: failure.thrown }, failure.message);
+      else if (failure) log.info({ uid }, failure.message);
+      else if (log.isLevelEnabled('debug')) log.debug({ uid, objects: outcome.steps.length }, 'converted');
+      answer(res, outcome.review, failure ? 'Failure' : 'Success', outcome.steps, started);
+    } finally {
+      release();
+    }
+  };
+
+  return (req, res) => {
+    handle(req, res, process.hrtime.bigint()).catch((error: unknown) => {
+      // Only a bug in this file gets here (a converter's throw is a Failure above); the connection still gets an answer.
+      log.error({ err: error }, 'conversion endpoint failed');
+      if (!res.headersSent) writeResponse(res, 500, 'application/json', JSON.stringify(failedReview(identifyConversionReview(''), 'internal server error')));
+      else res.destroy();
+    });
+  };
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
+}
