@@ -115,7 +115,7 @@ build_kubernetes() {
     ln -sfn "$kube_dir/$command" "$SHAPER_CACHE/bin/$command${KUBE_LINK_SUFFIX:-}"
   done
 }
-build_kubernetes "$KUBERNETES_VERSION" kube-apiserver kubelet kube-controller-manager kube-scheduler kube-proxy
+build_kubernetes "$KUBERNETES_VERSION" kube-apiserver kubelet kube-controller-manager kube-scheduler kube-proxy kubectl
 # The oldest supported minor: the API server alone (a bare control plane with
 # the current etcd; test/cluster/oldest-kubernetes.test.ts), linked as
 # kube-apiserver-oldest.

@@ -134,9 +134,10 @@ export class WebhookServer {
       addresses.metrics = this.metricsListener.address;
     }
 
+    const conversionPaths = [...(this.options.conversions?.keys() ?? [])];
     log.info(
       { webhook: addresses.webhook.port, health: addresses.health?.port, metrics: addresses.metrics?.port, paths: [...this.endpoints.keys()] },
-      `serving ${this.endpoints.size} webhook(s)`,
+      `serving ${this.options.webhooks.size} webhook(s)${conversionPaths.length > 0 ? ` and conversions at ${conversionPaths.join(', ')}` : ''}`,
     );
     const missing = this.missingPaths();
     if (missing.length > 0) log.error({ missing }, `no handler for ${missing.join(', ')}: the chart's webhook configurations call these paths; refusing readiness`);

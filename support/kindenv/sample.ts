@@ -6,7 +6,7 @@ import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, loadYaml, type KubeCon
 import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../repo-root.ts';
 import { waitForInjectedCA } from './admission-status.ts';
-import { FULLNAME, type InstallResult, type KindEnv } from './kindenv.ts';
+import { FULLNAME, RELEASE, RELEASE_NAMESPACE, type InstallResult, type KindEnv } from './kindenv.ts';
 import { waitFor } from './processes.ts';
 import { tool } from './tools.ts';
 
@@ -18,10 +18,12 @@ const run = promisify(execFile);
 /**
  * The CRDs the sample's chart renders: `shaper-gen manifests` generates them
  * from the kinds in sample/api/ into charts/shaper-webhooks/templates/crds/.
+ * Rendered for the release installChart makes, so that Profile's conversion
+ * webhook names its Service and cainjector finds its Certificate.
  * loadYaml maps the YAML's keys (x-kubernetes-int-or-string …) onto client-node's model.
  */
 export async function sampleCrds(chartDir = path.join(REPO_ROOT, 'charts/shaper-webhooks')): Promise<V1CustomResourceDefinition[]> {
-  const { stdout } = await run(tool('helm'), ['template', 'shaper', chartDir], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(tool('helm'), ['template', RELEASE, chartDir, '--namespace', RELEASE_NAMESPACE], { maxBuffer: 64 * 1024 * 1024 });
   // Templates that render nothing leave empty documents, which loadAllYaml cannot take: one document at a time.
   return parseAllDocuments(stdout)
     .filter((document) => (document.toJS() as { kind?: string } | null)?.kind === 'CustomResourceDefinition')

@@ -14,7 +14,7 @@ import { REPO_ROOT } from '../repo-root.ts';
 
 export const CACHE = process.env.SHAPER_GEN_CACHE ?? path.join(os.homedir(), '.cache', 'shaper-gen');
 
-export type Tool = 'etcd' | 'kube-apiserver' | 'kubelet' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'shaper-cert-manager' | 'helm';
+export type Tool = 'etcd' | 'kube-apiserver' | 'kubelet' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'kubectl' | 'shaper-cert-manager' | 'helm';
 
 export interface PinnedVersions {
   readonly KUBERNETES_VERSION: string;

@@ -38,8 +38,9 @@ afterAll(() => (env as KindEnv | undefined)?.stop());
 
 const apps = () => env.kubeConfig.makeApiClient(AppsV1Api);
 const core = () => env.kubeConfig.makeApiClient(CoreV1Api);
-const traffic = (name: string) => {
-  const load = admissionTraffic(objects, { group, version, namespace: NS, plural: 'profiles', prefix: name, maxCalls: 4000, maxSeconds: 240 });
+/** Profiles created and updated as `at`: as v1beta1 (the hub), every call is also converted by /convert, to v1alpha1 and back. */
+const traffic = (name: string, at = version) => {
+  const load = admissionTraffic(objects, { group, version: at, namespace: NS, plural: 'profiles', prefix: name, maxCalls: 4000, maxSeconds: 240 });
   return {
     warmUp: () => load.warmUp(),
     async stop() {
@@ -123,22 +124,25 @@ describe.runIf(onNode)('the chart on a real node', () => {
       ).toBe('nsenter: failed to execute sh: No such file or directory');
       expect((await env.readyz()).status).toBe(200);
     }
-    expect(env.logs('serve', 100_000)).toMatch(/"msg":"serving 4 webhook\(s\)"/);
+    expect(env.logs('serve', 100_000)).toMatch(/"msg":"serving 4 webhook\(s\) and conversions at \/convert"/);
   });
 
-  it('rolls a restart of the Deployment under continuous admission traffic with no failed call', async () => {
+  it('rolls a restart of the Deployment under continuous admission and conversion traffic with no failed call', async () => {
     const before = new Set((await env.pods()).map((pod) => pod.uid));
     const load = traffic('rollout');
-    await load.warmUp();
+    const converting = traffic('rollout-hub', 'v1beta1');
+    await Promise.all([load.warmUp(), converting.warmUp()]);
     await apps().patchNamespacedDeployment(
       { name: FULLNAME, namespace: RELEASE_NAMESPACE, body: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': new Date().toISOString() } } } } } },
       setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
     );
     const after = await rolledOut(before);
-    const result = await load.stop();
+    const [result, converted] = await Promise.all([load.stop(), converting.stop()]);
     expect(after.every((pod) => !before.has(pod.uid))).toBe(true);
     expect(result.failures).toEqual([]);
     expect(result.calls).toBeGreaterThan(20);
+    expect(converted.failures).toEqual([]);
+    expect(converted.calls).toBeGreaterThan(20);
   });
 
   it('loses no call when one pod is deleted under the same traffic', async () => {

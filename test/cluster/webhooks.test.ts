@@ -5,8 +5,11 @@
  */
 import { X509Certificate } from 'node:crypto';
 import tls from 'node:tls';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import {
   AdmissionregistrationV1Api,
+  ApiextensionsV1Api,
   AppsV1Api,
   AuthorizationV1Api,
   CoreV1Api,
@@ -22,6 +25,9 @@ import { installSample } from '../../support/kindenv/sample.js';
 import { createKindEnv, FULLNAME, RELEASE_NAMESPACE, type InstallResult, type KindEnv } from '../../support/kindenv/index.js';
 import { waitFor } from '../../support/kindenv/processes.js';
 import { httpText } from '../../support/http-text.js';
+import { tool } from '../../support/kindenv/tools.js';
+
+const run = promisify(execFile);
 
 const NS = 'team-a';
 const group = 'shaper.io';
@@ -451,6 +457,151 @@ async function allMetrics(port: number): Promise<{ texts: string[]; sum(series: 
       }, 0),
   };
 }
+
+describe('conversion of Profiles between v1alpha1 (stored) and v1beta1 (the hub), by /convert', () => {
+  const hub = 'v1beta1';
+  const profiles = { group, namespace: NS, plural: 'profiles' };
+  type Read = KubernetesObject & { spec?: any };
+  const read = async (name: string, at: string) => (await objects.getNamespacedCustomObject({ ...profiles, version: at, name })) as Read;
+
+  beforeAll(async () => {
+    // cainjector puts the serving CA into the CRD's conversion webhook, as into the webhook configurations.
+    const crds = env.kubeConfig.makeApiClient(ApiextensionsV1Api);
+    await waitFor(
+      'cainjector to inject the CA into the profiles CRD',
+      async () => ((await crds.readCustomResourceDefinition({ name: 'profiles.shaper.io' })).spec.conversion?.webhook?.clientConfig?.caBundle ? true : undefined),
+      120_000,
+      500,
+    );
+  });
+
+  it('serves a Profile created as v1alpha1 as v1beta1, and the same object back as v1alpha1', async () => {
+    const created = (await objects.createNamespacedCustomObject({
+      ...profiles,
+      version,
+      body: profile('converted', { tier: 'silver', resources: { cpu: '500m' }, description: 'batch' }),
+    })) as Read;
+    const asHub = await read('converted', hub);
+    expect({ apiVersion: asHub.apiVersion, kind: asHub.kind, metadata: asHub.metadata, spec: asHub.spec }).toEqual({
+      apiVersion: `${group}/${hub}`,
+      kind: 'Profile',
+      metadata: created.metadata,
+      spec: { tier: 'silver', scheduling: { priority: 500 }, requests: { cpu: '500m' }, description: 'batch' },
+    });
+    expect(await read('converted', version)).toEqual(created);
+  });
+
+  it('takes a v1beta1 Profile through both webhooks (they see v1alpha1) and keeps what v1alpha1 cannot hold in an annotation', async () => {
+    const body = {
+      apiVersion: `${group}/${hub}`,
+      kind: 'Profile',
+      metadata: { name: 'spot', namespace: NS },
+      spec: { tier: 'bronze', scheduling: { preemptible: true }, requests: { memory: '1Gi' } },
+    };
+    const created = (await objects.createNamespacedCustomObject({ ...profiles, version: hub, body })) as Read;
+    // /mutate-profile defaulted the priority from the tier and set the tier label, on the v1alpha1 form.
+    expect(created.spec).toEqual({ tier: 'bronze', scheduling: { priority: 100, preemptible: true }, requests: { memory: '1Gi' } });
+    expect(created.metadata!.labels).toEqual({ 'shaper.io/tier': 'bronze' });
+    expect(created.metadata!.annotations).toBeUndefined();
+    const stored = await read('spot', version);
+    expect(stored.spec).toEqual({ tier: 'bronze', priority: 100, resources: { memory: '1Gi' } });
+    expect(stored.metadata!.annotations).toEqual({ 'shaper.io/v1beta1-scheduling': '{"preemptible":true}' });
+  });
+
+  it('applies an update made through v1beta1 to the stored v1alpha1 object, and /validate-profile still guards the tier', async () => {
+    const patched = (await objects.patchNamespacedCustomObject(
+      { ...profiles, version: hub, name: 'spot', body: { spec: { scheduling: { priority: 7 } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    )) as Read;
+    expect(patched.spec.scheduling).toEqual({ priority: 7, preemptible: true });
+    expect((await read('spot', version)).spec.priority).toBe(7);
+    const status = await rejection(
+      objects.patchNamespacedCustomObject({ ...profiles, version: hub, name: 'spot', body: { spec: { tier: 'gold' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)),
+    );
+    expect(status.code).toBe(422);
+    expect(status.message).toContain('spec.tier: Invalid value: "gold": field is immutable (was "bronze")');
+  });
+
+  it('lists every Profile in the version asked for', async () => {
+    for (const at of [version, hub]) {
+      const list = (await objects.listNamespacedCustomObject({ ...profiles, version: at })) as { apiVersion: string; items: Read[] };
+      expect(list.apiVersion).toBe(`${group}/${at}`);
+      expect(list.items.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(list.items.map((item) => item.apiVersion))).toEqual(new Set([`${group}/${at}`]));
+      const spot = list.items.find((item) => item.metadata!.name === 'spot')!;
+      expect(at === hub ? spot.spec.scheduling.priority : spot.spec.priority).toBe(7);
+    }
+  });
+
+  it("prints each version's columns with kubectl get", async () => {
+    const kubectl = async (resource: string) =>
+      (
+        await run(tool('kubectl'), [
+          '--kubeconfig',
+          env.kubeconfigPath,
+          'get',
+          resource,
+          'spot',
+          '-n',
+          NS,
+          '--no-headers',
+          '-o',
+          'custom-columns=V:.apiVersion,P:.spec.priority,S:.spec.scheduling.priority',
+        ])
+      ).stdout
+        .trim()
+        .split(/\s+/);
+    expect(await kubectl(`profiles.${version}.${group}`)).toEqual([`${group}/${version}`, '7', '<none>']);
+    expect(await kubectl(`profiles.${hub}.${group}`)).toEqual([`${group}/${hub}`, '<none>', '7']);
+    // Without a version kubectl reads the preferred one, the highest: v1beta1, with its printer columns.
+    const table = (await run(tool('kubectl'), ['--kubeconfig', env.kubeconfigPath, 'get', 'profiles', 'spot', '-n', NS])).stdout.trim().split('\n');
+    expect(table[0]!.split(/\s+/)).toEqual(['NAME', 'TIER', 'PRIORITY', 'PREEMPTIBLE', 'AGE']);
+    expect(table[1]!.split(/\s+/).slice(0, 4)).toEqual(['spot', 'bronze', '7', 'true']);
+  });
+
+  it('counts the conversions in /metrics', async () => {
+    const metrics = await allMetrics(8080);
+    expect(metrics.sum('shaper_webhook_converted_objects_total{webhook="/convert",kind="shaper.io/Profile",from="v1alpha1",to="v1beta1"}')).toBeGreaterThan(0);
+    expect(metrics.sum('shaper_webhook_converted_objects_total{webhook="/convert",kind="shaper.io/Profile",from="v1beta1",to="v1alpha1"}')).toBeGreaterThan(0);
+    expect(metrics.sum('shaper_webhook_conversion_reviews_total{webhook="/convert",result="Failure"}')).toBe(0);
+  });
+
+  it('shows a client the Failure a converter returns: a served version with no spoke', async () => {
+    const crds = env.kubeConfig.makeApiClient(ApiextensionsV1Api);
+    const crd = await crds.readCustomResourceDefinition({ name: 'profiles.shaper.io' });
+    const v1alpha1 = crd.spec.versions.find((v) => v.name === version)!;
+    crd.spec.versions.push({ name: 'v1', served: true, storage: false, schema: v1alpha1.schema, subresources: v1alpha1.subresources });
+    await crds.replaceCustomResourceDefinition({ name: 'profiles.shaper.io', body: crd });
+    try {
+      const failure = await waitFor(
+        'shaper.io/v1 Profiles to be served',
+        () => rejection(objects.getNamespacedCustomObject({ ...profiles, version: 'v1', name: 'spot' })).then((status) => (status.code === 404 ? undefined : status)),
+        60_000,
+        250,
+      );
+      expect(failure).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        code: 500,
+        reason: 'InternalError',
+        message:
+          'Internal error occurred: conversion webhook for shaper.io/v1alpha1, Kind=Profile failed: ProfileConversion cannot convert Profile v1: it converts v1beta1, v1alpha1 (hub v1beta1); add spokes.v1',
+        details: {
+          causes: [
+            { message: 'conversion webhook for shaper.io/v1alpha1, Kind=Profile failed: ProfileConversion cannot convert Profile v1: it converts v1beta1, v1alpha1 (hub v1beta1); add spokes.v1' },
+          ],
+        },
+      });
+      expect((await allMetrics(8080)).sum('shaper_webhook_conversion_reviews_total{webhook="/convert",result="Failure"}')).toBeGreaterThan(0);
+    } finally {
+      const current = await crds.readCustomResourceDefinition({ name: 'profiles.shaper.io' });
+      current.spec.versions = current.spec.versions.filter((v) => v.name !== 'v1');
+      await crds.replaceCustomResourceDefinition({ name: 'profiles.shaper.io', body: current });
+    }
+  });
+});
 
 describe('failure policy with the server gone', () => {
   it('Fail rejects with "failed calling webhook"; Ignore lets the request through', async () => {

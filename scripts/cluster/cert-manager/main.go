@@ -134,6 +134,8 @@ func runCAInjector(ctx context.Context, kubeconfig string) error {
 		EnabledReconcilersFor: map[string]bool{
 			"mutatingwebhookconfiguration":   true,
 			"validatingwebhookconfiguration": true,
+			// CRDs with a conversion webhook carry inject-ca-from too.
+			"customresourcedefinition": true,
 		},
 	}); err != nil {
 		return fmt.Errorf("cainjector: %w", err)
