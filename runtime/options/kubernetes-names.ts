@@ -57,6 +57,18 @@ export function webhookPathProblem(path: string): string | undefined {
   return servicePathProblem(path, /^\/(validate|mutate)-/, '"/validate-<name>" or "/mutate-<name>"');
 }
 
+/** What is wrong with a conversion webhook path, if anything: `/convert` or `/convert-<name>`, otherwise as servicePathProblem. */
+export function conversionPathProblem(path: string): string | undefined {
+  return servicePathProblem(path, /^\/convert(-|$)/, '"/convert" or "/convert-<name>"');
+}
+
+/** What is wrong with a path the server serves (an admission or a conversion webhook's), if anything. */
+export function servedPathProblem(path: string): string | undefined {
+  if (/^\/convert(-|$)/.test(path)) return conversionPathProblem(path);
+  if (/^\/(validate|mutate)-/.test(path)) return webhookPathProblem(path);
+  return `path "${path}" must be "/validate-<name>", "/mutate-<name>", "/convert" or "/convert-<name>"`;
+}
+
 /**
  * What is wrong with a path the API server calls on the webhook Service, if
  * anything. The API server requires each segment after the leading "/" to be a
