@@ -6,7 +6,8 @@ import { GUARD_LABEL } from './guard-label.ts';
  * The sample's ProfileValidator (sample/webhooks/profile-validator.ts) as a
  * ValidatingAdmissionPolicy: the same checks of a Profile's spec and the same
  * immutable tier, in CEL, so that the benchmark compares the same decision
- * made by the API server itself and by a webhook call.
+ * made by the API server itself and by a webhook call. One edge differs: the
+ * webhook admits the quantity "-0" (not below zero), this refuses any sign but "+".
  */
 @ValidatingPolicy({
   name: 'profile-validator-policy.bench.shaper-gen.io',

@@ -208,7 +208,8 @@ export default defineBenchmark({
     lock ??= await holdClusterLock(log);
     try {
       const policyObjects = generatedPolicy(work);
-      plane = await startControlPlane({ dir: path.join(work, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false });
+      // Loopback only: the API server's later --bind-address replaces kindEnv's 0.0.0.0 (which the node's network namespace needs).
+      plane = await startControlPlane({ dir: path.join(work, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false, apiServerArgs: ['--bind-address=127.0.0.1'] });
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromFile(plane.kubeconfigPath);
       for (const namespace of namespaces()) await post(plane, '/api/v1/namespaces', namespace);

@@ -110,7 +110,8 @@ describe("a scaffolded project's chart in a real cluster", () => {
       code: predicted.code,
       reason: predicted.reason,
       message: predicted.message,
-      details: { name: 'untagged', kind: 'configmaps' },
+      // runPolicy's decision has no causes; the API server repeats its message without the "… is forbidden: " prefix as one.
+      details: { name: 'untagged', kind: 'configmaps', causes: [{ message: predicted.message?.replace('configmaps "untagged" is forbidden: ', '') }] },
     });
     const tagged = await core.createNamespacedConfigMap({ namespace: NS, body: configMap('tagged', { 'policies.example.com/validate': 'true', 'example.com/team': 'team-a' }) });
     expect(tagged.metadata?.labels).toEqual({ 'policies.example.com/validate': 'true', 'example.com/team': 'team-a' });
