@@ -169,7 +169,7 @@ function reportResults(report: Report, results: Results, rounds: number, request
         addedP50Ms: median(addedP50),
         rpsRatioToNone: median(ratio),
         serverMeanMs: server.length > 0 ? median(server) : undefined,
-        serverCalls: runs.map((cell) => cell.serverCalls),
+        ...(server.length > 0 && { serverCalls: runs.map((cell) => cell.serverCalls) }),
         requests: runs.map((cell) => cell.load.latenciesMs.length),
       };
       return [
