@@ -120,6 +120,14 @@ export const BENCHMARKS: readonly Entry[] = [
     timeoutSeconds: 600,
     quick: ['--rounds', '1', '--duration', '1'],
   },
+  {
+    name: 'policy-vs-webhook',
+    title: 'A ValidatingAdmissionPolicy versus a webhook, through a real API server',
+    module: 'policy/run.ts',
+    needs: ['build', 'helm', 'go', 'cluster-tools'],
+    timeoutSeconds: 600,
+    quick: ['--rounds', '1', '--requests', '50', '--concurrency', '1,8'],
+  },
 ];
 
 const RUNNER_FLAGS = ['--quick', '--no-build', '--dry-run', '--help'] as const;

@@ -12,7 +12,7 @@ export interface InitFlags {
 
 export function initCommand(): Command {
   return new Command('init')
-    .description('scaffold a webhook project: chart, Dockerfile, shaper.yaml, tsconfig, test setup and two example handlers')
+    .description('scaffold a webhook project: chart, Dockerfile, shaper.yaml, tsconfig, test setup, two example handlers and an example policy')
     .argument('[dir]', 'project directory (created if missing)', '.')
     .option('--name <name>', 'chart name (default: the package or directory name)')
     .option('--image <repository>', "image repository in the chart's values (default: the chart name)")

@@ -3,13 +3,16 @@
  * fresh npm project (which vendors them), built; its image built from its own
  * Dockerfile with the project directory as the whole context, its own chart
  * installed by helm, and the real API server calling its example webhooks
- * through the chart's Service.
+ * through the chart's Service and evaluating its example policy.
  */
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type V1ConfigMap, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPolicy } from 'shaper-gen/testing';
+import { ConfigMapTeamPolicy } from '../../packages/generator/scaffold/project/src/policies/configmap-team-policy.js';
 import { deniedBy, rejection, waitForInjectedCA } from '../../support/kindenv/admission-status.js';
 import { createKindEnv, type KindEnv } from '../../support/kindenv/index.js';
+import { waitFor } from '../../support/kindenv/processes.js';
 import { createUserProject, type UserProject } from '../support/user-project.js';
 
 const NAME = 'team-guard';
@@ -85,5 +88,32 @@ describe("a scaffolded project's chart in a real cluster", () => {
     expect(defaulted.spec?.revisionHistoryLimit).toBe(10);
     const plain = await apps.createNamespacedDeployment({ namespace: NS, body: deployment('plain', {}) });
     expect(plain.spec?.template.spec?.containers[0]?.resources).toEqual({});
+  });
+
+  it('denies an opted-in ConfigMap without a team label through the scaffolded policy, with the Status runPolicy predicted; admits one with it', async () => {
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const untagged = configMap('untagged', { 'policies.example.com/validate': 'true' });
+    // The API server loads a new policy and binding from its informers: wait until it enforces them.
+    await waitFor(
+      'the policy to be enforced',
+      async () => ((await rejection(core.createNamespacedConfigMap({ namespace: NS, body: untagged, dryRun: 'All' })).catch(() => undefined))?.code === 422 ? true : undefined),
+      60_000,
+      500,
+    );
+    const predicted = await runPolicy(ConfigMapTeamPolicy, { object: untagged });
+    const status = await rejection(core.createNamespacedConfigMap({ namespace: NS, body: untagged }));
+    expect(status).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: predicted.code,
+      reason: predicted.reason,
+      message: predicted.message,
+      // runPolicy's decision has no causes; the API server repeats its message without the "… is forbidden: " prefix as one.
+      details: { name: 'untagged', kind: 'configmaps', causes: [{ message: predicted.message?.replace('configmaps "untagged" is forbidden: ', '') }] },
+    });
+    const tagged = await core.createNamespacedConfigMap({ namespace: NS, body: configMap('tagged', { 'policies.example.com/validate': 'true', 'example.com/team': 'team-a' }) });
+    expect(tagged.metadata?.labels).toEqual({ 'policies.example.com/validate': 'true', 'example.com/team': 'team-a' });
   });
 });

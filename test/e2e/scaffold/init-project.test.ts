@@ -19,6 +19,7 @@ import { until } from '../../support/serve-process.js';
 import { createUserProject, GENERATOR_PACKAGE, RUNTIME_PACKAGE, type UserProject } from '../../support/user-project.js';
 
 const NAME = 'team-guard';
+const POLICY_NAME = 'config-map-team-policy.shaper-gen.io';
 let project: string;
 let user: UserProject;
 let runtimeTarball: string;
@@ -92,6 +93,8 @@ describe('shaper-gen init in a fresh npm project', () => {
   it('writes the project, vendors the two tarballs it was installed from, installs it and generates the chart', () => {
     expect(user.initOutput).toContain(`for chart "${NAME}"`);
     expect(user.initOutput).toContain(`wrote charts/${NAME}/templates/validating-webhook-configuration.yaml`);
+    expect(user.initOutput).toContain(`wrote charts/${NAME}/templates/validating-admission-policies.yaml`);
+    expect(user.initOutput).toContain('shaper-gen: 2 webhooks and 1 policies from');
     expect(user.initOutput.split('\n').filter((line) => line.includes('build context'))).toEqual([
       `  package.json: dependencies.${RUNTIME_PACKAGE} is now file:vendor/${runtimeTarball}, a copy of file:../${runtimeTarball} inside the image's build context`,
       `  package.json: devDependencies.${GENERATOR_PACKAGE} is now file:vendor/${generatorTarball}, a copy of file:../${generatorTarball} inside the image's build context`,
@@ -114,8 +117,10 @@ describe('shaper-gen init in a fresh npm project', () => {
     for (const tarball of [runtimeTarball, generatorTarball]) expect(readFileSync(path.join(project, 'vendor', tarball))).toEqual(readFileSync(path.join(project, '..', tarball)));
   });
 
-  it('passes its own checks untouched: npm test, manifests --check, typecheck, helm lint', async () => {
-    expect((await sh('npm', ['test'])).stdout).toMatch(/Tests\s+4 passed/);
+  it('passes its own checks untouched: npm test (the policy evaluated locally too), manifests --check, typecheck, helm lint', async () => {
+    const tests = (await sh('npm', ['test'])).stdout;
+    expect(tests).toMatch(/Tests\s+6 passed/);
+    expect(tests).toContain('src/policies/configmap-team-policy.test.ts');
     expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks)');
     await sh('npm', ['run', 'typecheck']);
     expect(await helmLint(path.join(project, 'charts', NAME))).toContain('0 chart(s) failed');
@@ -135,7 +140,7 @@ describe('shaper-gen init in a fresh npm project', () => {
     expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('(3 webhooks)');
     await sh('npm', ['run', 'typecheck']);
     await sh('npm', ['run', 'build']);
-    expect((await sh('npm', ['test'])).stdout).toMatch(/Tests\s+4 passed/);
+    expect((await sh('npm', ['test'])).stdout).toMatch(/Tests\s+6 passed/);
     const objects = await helmTemplate(path.join(project, 'charts', NAME), { release: 'guard', namespace: 'guard-system' });
     const validating = findObject(objects, 'ValidatingWebhookConfiguration', `guard-${NAME}`);
     expect(validating.webhooks.map((w: { clientConfig: { service: { path: string } } }) => w.clientConfig.service.path)).toEqual(['/validate-configmap', '/validate-secret']);
@@ -143,6 +148,68 @@ describe('shaper-gen init in a fresh npm project', () => {
     const config = findObject(objects, 'ConfigMap', `guard-${NAME}-config`).data['config.yaml'] as string;
     expect(config).toContain('handlers:\n  - dist/webhooks.generated.js\n');
     expect(readFileSync(path.join(project, 'dist/webhooks.generated.js'), 'utf8')).toContain('SecretValidator');
+  });
+
+  it('renders its ValidatingAdmissionPolicy and binding where the API server serves them, and leaves them out where it does not', async () => {
+    const chart = path.join(project, 'charts', NAME);
+    const policyObjects = async (options: Parameters<typeof helmTemplate>[1]) =>
+      (await helmTemplate(chart, { release: 'guard', ...options })).filter((o) => o.kind.startsWith('ValidatingAdmissionPolicy'));
+    const labels = {
+      'helm.sh/chart': `${NAME}-0.1.0`,
+      'app.kubernetes.io/name': NAME,
+      'app.kubernetes.io/instance': 'guard',
+      'app.kubernetes.io/version': '0.1.0',
+      'app.kubernetes.io/managed-by': 'Helm',
+    };
+    expect(await policyObjects({ apiVersions: ['admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy'] })).toEqual([
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: POLICY_NAME, labels },
+        spec: {
+          failurePolicy: 'Fail',
+          matchConstraints: {
+            matchPolicy: 'Equivalent',
+            namespaceSelector: {},
+            objectSelector: { matchLabels: { 'policies.example.com/validate': 'true' } },
+            resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['configmaps'], scope: '*' }],
+          },
+          validations: [
+            {
+              expression: "'example.com/team' in object.metadata.labels && object.metadata.labels['example.com/team'] != ''",
+              message: 'ConfigMaps labelled policies.example.com/validate=true must name their team in the label example.com/team',
+            },
+          ],
+        },
+      },
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: POLICY_NAME, labels },
+        spec: { policyName: POLICY_NAME, validationActions: ['Deny'] },
+      },
+    ]);
+    expect(await policyObjects({ kubeVersion: '1.29.0' })).toEqual([]);
+  });
+
+  it('refuses a type error in the CEL of a policy at its file:line:col and writes nothing', async () => {
+    const file = path.join(project, 'src/policies/configmap-team-policy.ts');
+    const source = readFileSync(file, 'utf8');
+    const generated = readFileSync(path.join(project, 'charts', NAME, 'templates/validating-admission-policies.yaml'), 'utf8');
+    writeFileSync(file, source.replace("!= ''`,", "!= '' && 1`,"));
+    try {
+      const failure = await sh('npm', ['run', 'manifests']).then(
+        () => undefined,
+        (error: { stderr: string }) => error.stderr,
+      );
+      expect(failure?.split('\n').filter((line) => line.startsWith('src/') || line.startsWith('shaper-gen:'))).toEqual([
+        "src/policies/configmap-team-policy.ts:12:19: validations[0].expression: CEL compilation failed at column 1: Logical operator requires bool operands, got 'int'",
+        'shaper-gen: 1 problem(s); nothing was written',
+      ]);
+      expect(readFileSync(path.join(project, 'charts', NAME, 'templates/validating-admission-policies.yaml'), 'utf8')).toBe(generated);
+    } finally {
+      writeFileSync(file, source);
+    }
   });
 
   it('dev loop: a webhook added to a source is served seconds later without a manual step', async () => {

@@ -1,7 +1,7 @@
 /**
  * `shaper-gen init [dir]`: a project that builds, tests, generates and ships
- * webhooks for its own resources — the chart, Dockerfile, configs and two
- * example handlers with tests. Never overwrites a file unless --force; lists
+ * webhooks and policies for its own resources — the chart, Dockerfile, configs,
+ * two example handlers and an example policy, with tests. Never overwrites a file unless --force; lists
  * what it kept. Then installs and generates, unless --no-install.
  */
 import { spawnSync } from 'node:child_process';
