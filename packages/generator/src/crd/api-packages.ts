@@ -14,9 +14,9 @@
  */
 import path from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { isDnsSubdomain } from 'shaper-gen/internal/generator';
 import { checkerResolver, evaluateStatically } from '../evaluate.js';
 import { loadTypeScript } from '../typescript.js';
+import { groupProblem, versionProblem } from './api-names.js';
 import type { MarkerTag } from './marker-syntax.js';
 import type { MarkerReader } from './markers.js';
 
@@ -31,11 +31,6 @@ export interface ApiPackage {
   readonly directory: string;
   group?: Declared;
   version?: Declared;
-}
-
-/** A Kubernetes version name: a DNS-1035 label (lower-case, starting with a letter), like v1 or v1alpha1. */
-export function isVersionName(value: string): boolean {
-  return value.length <= 63 && /^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(value);
 }
 
 export function readApiPackages(candidates: readonly TS.SourceFile[], reader: MarkerReader, checker: TS.TypeChecker, root: string): Map<string, ApiPackage> {
@@ -55,23 +50,13 @@ export function readApiPackages(candidates: readonly TS.SourceFile[], reader: Ma
           reader.report(marker, `the API ${key} of ${relativeDirectory(root, directory)} is already declared at ${where(root, earlier.marker)}; declare it once per directory`);
           continue;
         }
-        const problem =
-          key === 'group'
-            ? groupProblem(value)
-            : isVersionName(value)
-              ? undefined
-              : `the version ${JSON.stringify(value)} must be a lower-case DNS label starting with a letter, like v1 or v1alpha1`;
+        const problem = key === 'group' ? groupProblem(value) : versionProblem(value);
         if (problem) reader.report(marker, problem);
         else entry[key] = { value, marker };
       }
     }
   }
   return packages;
-}
-
-function groupProblem(group: string): string | undefined {
-  if (!isDnsSubdomain(group) || !group.includes('.')) return `the API group ${JSON.stringify(group)} must be a lower-case DNS subdomain with at least one dot, like example.com`;
-  return undefined;
 }
 
 /** The const's string value; a problem is reported at the marker. */

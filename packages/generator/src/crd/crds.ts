@@ -5,6 +5,7 @@
  * version, no two kinds of a group with the same plural.
  */
 import path from 'node:path';
+import { KUBERNETES_VERSION } from './api-names.js';
 import { where } from './api-packages.js';
 import type { KindVersion } from './kinds.js';
 import type { MarkerReader } from './markers.js';
@@ -96,12 +97,10 @@ function checkPlurals(crds: readonly Crd[], kinds: readonly KindVersion[], reade
   }
 }
 
-const VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
-
 /** Kubernetes' version priority: GA before beta before alpha, higher numbers first, then other names alphabetically. */
 export function compareVersions(a: string, b: string): number {
   const rank = (name: string): [number, number, number] | undefined => {
-    const match = VERSION.exec(name);
+    const match = KUBERNETES_VERSION.exec(name);
     if (!match) return undefined;
     const level = match[2] === undefined ? 3 : match[2] === 'beta' ? 2 : 1;
     return [level, Number(match[1]), Number(match[3] ?? 0)];

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { loadTypeScript } from '../typescript.js';
+import { isDns1035Label, kindProblem, pluralize } from './api-names.js';
 import { relativeDirectory, type ApiPackage } from './api-packages.js';
 import type { KeyArguments } from './marker-arguments.js';
 import type { MarkerTag } from './marker-syntax.js';
@@ -27,10 +28,6 @@ export interface KindVersion {
   readonly marker: MarkerTag;
   readonly file: string;
 }
-
-/** A DNS-1035 label, as the API server requires of plural, singular, short names and categories. */
-const DNS_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const KIND = /^[A-Z][A-Za-z0-9]*$/;
 
 export function readKinds(candidates: readonly TS.SourceFile[], reader: MarkerReader, packages: ReadonlyMap<string, ApiPackage>, schemas: SchemaBuilder, root: string): KindVersion[] {
   const kinds: KindVersion[] = [];
@@ -75,8 +72,9 @@ function readKind(
   reader: MarkerReader,
 ): { scope: Scope; names: ResourceNames } | undefined {
   const kind = declaration.name.text;
-  if (!KIND.test(kind) || kind.length > 63) {
-    reader.report(marker, `${kind}: a kind is an upper-case letter followed by letters and digits, at most 63 characters`);
+  const problem = kindProblem(kind);
+  if (problem) {
+    reader.report(marker, problem);
     return undefined;
   }
   const lower = kind.toLowerCase();
@@ -96,19 +94,12 @@ function readKind(
     ['categories', names.categories],
   ] as const) {
     for (const word of words) {
-      if (DNS_1035.test(word) && word.length <= 63) continue;
+      if (isDns1035Label(word)) continue;
       reader.report(marker, `@shaper:resource ${key} ${JSON.stringify(word)} must be a lower-case DNS label starting with a letter`, positions[key]);
       valid = false;
     }
   }
   return valid ? { scope: (values.scope as Scope | undefined) ?? 'Namespaced', names } : undefined;
-}
-
-/** English plural of a lower-case kind, as kubebuilder's default (`plural=` overrides it). */
-export function pluralize(word: string): string {
-  if (/(s|x|z|ch|sh)$/.test(word)) return `${word}es`;
-  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
-  return `${word}s`;
 }
 
 type Applied = ReturnType<MarkerReader['markersOf']>[number];
