@@ -1,6 +1,6 @@
 /**
  * @shaper-gen/generator's entry: the `shaper-gen` CLI (the runtime package)
- * parses init's, manifests' and dev's flags and calls these. Each loads its
+ * parses init's, manifests', dev's and create api's flags and calls these. Each loads its
  * work on first call, so `init` never loads the TypeScript compiler.
  */
 import type { GeneratorCommands } from 'shaper-gen/internal/generator';
@@ -9,6 +9,7 @@ const commands: GeneratorCommands = {
   init: async (dir, flags) => (await import('./init/run-init.js')).runInitCommand(dir, flags),
   manifests: async (flags) => (await import('./run-manifests.js')).runManifests(flags),
   dev: async (flags) => (await import('./dev/run-dev.js')).runDev(flags),
+  createApi: async (flags) => (await import('./create/run-create-api.js')).runCreateApiCommand(flags),
 };
 
 export default commands;

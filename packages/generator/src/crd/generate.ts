@@ -14,10 +14,10 @@ import { helmHelpers } from '../model.js';
 import type { PolicyCheckContext } from '../policy/scan-policy.js';
 import type { Templates } from '../render.js';
 import type { ConversionModels } from '../conversion/model.js';
-import { readApiPackages } from './api-packages.js';
+import { readApiPackages, type ApiPackage } from './api-packages.js';
 import { assembleCrds } from './crds.js';
 import { findKnownTypes } from './known-types.js';
-import { readKinds } from './kinds.js';
+import { readKinds, type KindVersion } from './kinds.js';
 import { MarkerReader } from './markers.js';
 import { buildCrdProgram, markerCandidates } from './program.js';
 import { SchemaBuilder } from './schema.js';
@@ -36,8 +36,26 @@ export interface CrdScan {
 
 /** Reads the CRDs the sources declare; `root` is the project root, for paths in messages and headers. */
 export function scanCustomResources(tsconfigPath: string, sources: readonly string[], root: string): CrdScan {
+  const declared = readDeclarations(tsconfigPath, sources, root);
+  if (!declared) return { crds: [], diagnostics: [], candidateFiles: 0 };
+  const crds = assembleCrds(declared.kinds, declared.reader, root);
+  return { crds, diagnostics: unique(sortDiagnostics(declared.diagnostics)), candidateFiles: declared.candidateFiles };
+}
+
+/** The API packages and kinds the sources declare, as far as they can be read (`shaper-gen create api` adds to them). */
+export interface ApiDeclarations {
+  readonly packages: readonly ApiPackage[];
+  readonly kinds: readonly KindVersion[];
+}
+
+export function readApiDeclarations(tsconfigPath: string, sources: readonly string[], root: string): ApiDeclarations {
+  const declared = readDeclarations(tsconfigPath, sources, root);
+  return { packages: declared ? [...declared.packages.values()] : [], kinds: declared?.kinds ?? [] };
+}
+
+function readDeclarations(tsconfigPath: string, sources: readonly string[], root: string) {
   const candidates = markerCandidates(sources);
-  if (candidates.length === 0) return { crds: [], diagnostics: [], candidateFiles: 0 };
+  if (candidates.length === 0) return undefined;
   const program = buildCrdProgram(tsconfigPath, candidates);
   const diagnostics: Diagnostic[] = [];
   const reader = new MarkerReader(program.checker, diagnostics);
@@ -45,8 +63,7 @@ export function scanCustomResources(tsconfigPath: string, sources: readonly stri
   const packages = readApiPackages(program.candidates, reader, program.checker, root);
   const schemas = new SchemaBuilder(program.checker, findKnownTypes(program), reader);
   const kinds = readKinds(program.candidates, reader, packages, schemas, root);
-  const crds = assembleCrds(kinds, reader, root);
-  return { crds, diagnostics: unique(sortDiagnostics(diagnostics)), candidateFiles: candidates.length };
+  return { packages, kinds, reader, diagnostics, candidateFiles: candidates.length };
 }
 
 /** A problem of a type used in several places is found at each: reported once. */

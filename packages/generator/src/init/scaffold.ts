@@ -46,15 +46,19 @@ function readScaffold(folder: string, prefix: string, variables: ChartVariables)
     HANDLERS: variables.handlers,
   };
   return listFiles(root).map((relative) => {
-    const text = readFileSync(path.join(root, relative), 'utf8');
-    const content = text.replace(PLACEHOLDER, (match, key: string) => {
-      const value = values[key];
-      if (value === undefined) throw new Error(`scaffold/${folder}/${relative}: unknown placeholder ${match}`);
-      return value;
-    });
+    const content = scaffoldText(`${folder}/${relative}`, values);
     const base = path.posix.basename(relative);
     const target = DOT_FILES.has(base) ? path.posix.join(path.posix.dirname(relative), `.${base}`) : relative;
     return { path: prefix + target.replace(/^\.\//, ''), content };
+  });
+}
+
+/** A file of the package's scaffold/ folder with its `__NAME__`-style placeholders filled in from `values`. */
+export function scaffoldText(file: string, values: Readonly<Record<string, string>>): string {
+  return readFileSync(path.join(packageRoot(), 'scaffold', file), 'utf8').replace(PLACEHOLDER, (match, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`scaffold/${file}: unknown placeholder ${match}`);
+    return value;
   });
 }
 

@@ -1,0 +1,27 @@
+/**
+ * What `shaper-gen create api` tells the user to do next. A kind with several
+ * versions needs one marked as stored and, once their schemas differ, a
+ * conversion between them: `conversionStep` is where the conversion scaffold
+ * (issue 21) will name its own command.
+ */
+import type { ApiPlan } from './api-plan.js';
+
+export function nextSteps(plan: ApiPlan, manifests: string, crdFile: string, relative: (file: string) => string): string[] {
+  const tests = plan.files.some((file) => file.path.endsWith('.test.ts')) ? "; npm test runs the webhooks' tests" : '';
+  const steps = [`next: describe ${plan.kind}Spec and ${plan.kind}Status in ${relative(plan.kindFile)} (fields, @shaper: markers), then ${manifests} writes ${crdFile}${tests}`];
+  if (plan.otherVersions.length > 0) steps.push(...multiVersionSteps(plan));
+  return steps;
+}
+
+function multiVersionSteps(plan: ApiPlan): string[] {
+  const versions = [...plan.otherVersions.map((v) => `${v.version} (${v.at})`), plan.version].join(', ');
+  return [
+    `  ${plan.kind} now has versions ${versions}: mark the one etcd stores with @shaper:storageversion on its interface; manifests refuses the CRD until exactly one is marked`,
+    conversionStep(plan),
+  ];
+}
+
+/** Until conversion webhooks are scaffolded, the versions are served with `conversion: None`. */
+function conversionStep(plan: ApiPlan): string {
+  return `  the API server converts ${plan.kind} between versions with conversion: None, which changes only apiVersion: while the versions' schemas are the same that is enough; once they differ, the kind needs a conversion webhook`;
+}

@@ -1,0 +1,45 @@
+/**
+ * `shaper-gen create <what>`: adds to a project, as kubebuilder's `create`
+ * does. `create api` writes an API type (the group and version's package, the
+ * kind's interface) and, on request, a validating and a defaulting webhook for
+ * it with their tests. The scaffolding is @shaper-gen/generator's.
+ */
+import { Command, Option } from 'commander';
+import { withGenerator } from './load-generator.js';
+
+export interface CreateApiFlags {
+  group: string;
+  version: string;
+  kind: string;
+  plural?: string;
+  cluster?: boolean;
+  namespaced?: boolean;
+  validator?: boolean;
+  defaulter?: boolean;
+  dir?: string;
+  config?: string;
+}
+
+export function createCommand(): Command {
+  return new Command('create').description('add to the project: an API type with its CRD, and webhooks for it (create api)').addCommand(createApiCommand());
+}
+
+function createApiCommand(): Command {
+  return new Command('api')
+    .description(
+      "add a kind to the project: its group and version's API package (if new) and its interface with spec, status and @shaper: markers, from which `shaper-gen manifests` writes the CRD; optionally a validating and a defaulting webhook with tests. Never overwrites a file.",
+    )
+    .requiredOption('--group <group>', 'API group, a DNS subdomain with a dot (e.g. webapp.example.com)')
+    .requiredOption('--version <version>', 'API version: v1, v1alpha1, v1beta2, …; a kind that exists in other versions gets this one added')
+    .requiredOption('--kind <Kind>', 'kind, UpperCamelCase (e.g. CronJob)')
+    .option('--plural <plural>', 'resource name (default: the kind in lower case, made plural by English rules)')
+    .addOption(new Option('--cluster', 'cluster-scoped (default: namespaced)').conflicts('namespaced'))
+    .addOption(new Option('--namespaced', 'namespaced (the default, unless the kind exists as cluster-scoped)'))
+    .option('--validator', 'also write a validating webhook for the kind, with its test')
+    .option('--defaulter', 'also write a defaulting (mutating) webhook for the kind, with its test')
+    .option('--dir <directory>', "the API package's directory (default: the one declaring the group and version, else src/api/<group's first label>/<version>)")
+    .option('-c, --config <file>', 'generator config file (default: ./shaper.yaml if present)')
+    .action(async (flags: CreateApiFlags) => {
+      process.exitCode = await withGenerator('create api', (generator) => generator.createApi(flags));
+    });
+}
