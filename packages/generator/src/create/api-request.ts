@@ -4,7 +4,7 @@
  * one line naming the flag.
  */
 import type { CreateApiFlags } from 'shaper-gen/internal/generator';
-import { groupProblem, isDns1035Label, kindProblem, newVersionProblem } from '../crd/api-names.js';
+import { groupProblem, isDns1035Label, kindProblem, newVersionProblem, pluralize } from '../crd/api-names.js';
 import type { Scope } from '../crd/types.js';
 
 export class CreateApiError extends Error {}
@@ -30,7 +30,7 @@ export function checkApiRequest(flags: CreateApiFlags): ApiRequest {
     flagProblem('--kind', kindProblem(flags.kind)) ??
     (flags.plural === undefined || isDns1035Label(flags.plural)
       ? undefined
-      : `--plural: the resource name ${JSON.stringify(flags.plural)} must be a lower-case DNS label starting with a letter, like ${JSON.stringify(flags.kind.toLowerCase())}s`);
+      : `--plural: the resource name ${JSON.stringify(flags.plural)} must be a lower-case DNS label starting with a letter, like ${JSON.stringify(pluralize(flags.kind.toLowerCase()))}`);
   if (problem) throw new CreateApiError(problem);
   return {
     group: flags.group,
