@@ -26,6 +26,7 @@ export function createCommand(): Command {
 
 function createApiCommand(): Command {
   return new Command('api')
+    .summary('add a kind: its API package and interface, from which manifests writes the CRD; optionally webhooks for it')
     .description(
       "add a kind to the project: its group and version's API package (if new) and its interface with spec, status and @shaper: markers, from which `shaper-gen manifests` writes the CRD; optionally a validating and a defaulting webhook with tests. Never overwrites a file.",
     )

@@ -2,7 +2,8 @@
  * docs/reference/cli.md: the `shaper-gen` program's own help, command by
  * command. It runs the CLI from its sources (bin/shaper-gen.ts, through
  * source-hooks.ts), asks for `--help`, and reads the command list from that
- * help, so the page lists exactly the commands and flags commander defines.
+ * help (and each command's subcommands from its own), so the page lists exactly
+ * the commands and flags commander defines.
  */
 import { spawnSync } from 'node:child_process';
 import { generatedHeader } from './markdown.ts';
@@ -35,7 +36,7 @@ export function cliPage(root: string): string {
     generatedHeader('CLI reference', ['runtime/cli/', CLI]),
     '',
     'The `shaper-gen` executable comes with the `shaper-gen` package. `serve` runs the admission server; `init`,',
-    '`manifests` and `dev` run `@shaper-gen/generator`, which must be installed in the project at the same version',
+    '`create api`, `manifests` and `dev` run `@shaper-gen/generator`, which must be installed in the project at the same version',
     "(`runtime/cli/load-generator.ts`). Below is each command's `--help`.",
     '',
     '## `shaper-gen`',
@@ -44,6 +45,10 @@ export function cliPage(root: string): string {
     top,
     '```',
   ];
-  for (const command of commands) out.push('', `## \`shaper-gen ${command}\``, '', '```text', help(root, [command]), '```');
+  for (const command of commands) {
+    const text = help(root, [command]);
+    out.push('', `## \`shaper-gen ${command}\``, '', '```text', text, '```');
+    for (const sub of commandsOf(text)) out.push('', `## \`shaper-gen ${command} ${sub}\``, '', '```text', help(root, [command, sub]), '```');
+  }
   return `${out.join('\n')}\n`;
 }
