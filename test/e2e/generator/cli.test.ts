@@ -81,7 +81,7 @@ export class ProfileValidator { default() {} }`,
   });
 });
 
-describe('init, manifests and dev in a project without @shaper-gen/generator', () => {
+describe('init, create api, manifests and dev in a project without @shaper-gen/generator', () => {
   const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
   const install = `npm install --save-dev @shaper-gen/generator@${version}`;
   let scratch: string | undefined;
@@ -89,12 +89,14 @@ describe('init, manifests and dev in a project without @shaper-gen/generator', (
 
   it('print one line naming what is missing and the command that installs it, and exit 1', () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-no-generator-'));
-    const outcomes = ['init', 'manifests', 'dev'].map((command) => {
-      const { status, stdout, stderr } = shaperGen(scratch!, command);
+    const commands = ['init', 'manifests', 'dev', 'create api'];
+    const outcomes = commands.map((command) => {
+      const args = command === 'create api' ? ['create', 'api', '--group', 'webapp.example.com', '--version', 'v1', '--kind', 'Guestbook'] : [command];
+      const { status, stdout, stderr } = shaperGen(scratch!, ...args);
       return { command, status, stdout, stderr };
     });
     expect(outcomes).toEqual(
-      ['init', 'manifests', 'dev'].map((command) => ({
+      commands.map((command) => ({
         command,
         status: 1,
         stdout: '',
@@ -124,7 +126,7 @@ describe('init, manifests and dev in a project without @shaper-gen/generator', (
       .slice(help.stdout.indexOf('Commands:'))
       .split('\n')
       .flatMap((line) => /^ {2}(\w+) /.exec(line)?.[1] ?? []);
-    expect(commands).toEqual(['init', 'manifests', 'dev', 'serve', 'help']);
+    expect(commands).toEqual(['init', 'create', 'manifests', 'dev', 'serve', 'help']);
     const manifests = shaperGen(scratch, 'manifests', '--help');
     expect(manifests.status).toBe(0);
     expect(manifests.stdout.split('\n').flatMap((line) => /^ {2}(-[^\s,]+(?:, --[^\s,]+)?)/.exec(line)?.[1] ?? [])).toEqual(['-c, --config', '--check', '--stdout', '-h, --help']);
