@@ -171,6 +171,36 @@ describe('a second version of a kind', () => {
   });
 });
 
+describe('webhooks of two versions', () => {
+  it('get their own paths, and the handlers module imports both classes of one name', async () => {
+    await createApi({ ...GUESTBOOK, version: 'v1alpha1', validator: true, defaulter: true });
+    await createApi({ ...GUESTBOOK, validator: true, defaulter: true });
+    const kindFile = 'src/api/webapp/v1/guestbook.ts';
+    project.write(kindFile, project.read(kindFile).replace(' * @shaper:subresource status\n', ' * @shaper:subresource status\n * @shaper:storageversion\n'));
+    expect(await runManifests({}, project.dir)).toBe(0);
+    const objects = await helmTemplate(chart());
+    const paths = (kind: string) =>
+      findObject(objects, kind).webhooks.map((w: { clientConfig: { service: { path: string } }; rules: { apiVersions: string[] }[] }) => [w.clientConfig.service.path, w.rules[0]!.apiVersions]);
+    expect(paths('ValidatingWebhookConfiguration')).toEqual([
+      ['/validate-webapp-example-com-v1-guestbook', ['v1']],
+      ['/validate-webapp-example-com-v1alpha1-guestbook', ['v1alpha1']],
+    ]);
+    expect(paths('MutatingWebhookConfiguration')).toEqual([
+      ['/mutate-webapp-example-com-v1-guestbook', ['v1']],
+      ['/mutate-webapp-example-com-v1alpha1-guestbook', ['v1alpha1']],
+    ]);
+    expect(project.read('src/webhooks.generated.ts').match(/^import .*$/gm)).toHaveLength(4);
+  });
+});
+
+describe("a package outside the generator's sources", () => {
+  it('is written, and the output says manifests will not read it', async () => {
+    const { code, out } = await createApi({ ...GUESTBOOK, dir: 'lib/api' });
+    expect(code).toBe(0);
+    expect(out).toContain("  not among the generator's sources, so manifests will not read them: lib/api/groupversion.ts, lib/api/guestbook.ts; add their directory to sources in shaper.yaml");
+  });
+});
+
 describe('refusals: one line with the fix, exit 2, nothing written', () => {
   const refused = async (flags: CreateApiFlags, before: () => Promise<unknown> = async () => {}) => {
     await before();
