@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ConfigError, glob, type CreateApiFlags } from 'shaper-gen/internal/generator';
 import { loadGeneratorConfig, type GeneratorConfig } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
-import { planApi, type ApiPlan } from './api-plan.js';
+import { planApi } from './api-plan.js';
 import { checkApiRequest, CreateApiError } from './api-request.js';
 import { nextSteps } from './next-steps.js';
 
@@ -62,5 +62,3 @@ function manifestsCommand(root: string): string {
   const scripts = existsSync(packageFile) ? (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string> }).scripts : undefined;
   return scripts?.manifests === undefined ? 'npx shaper-gen manifests' : 'npm run manifests';
 }
-
-export type { ApiPlan };
