@@ -1,8 +1,8 @@
 /**
  * What `shaper-gen create api` tells the user to do next. A kind with several
  * versions needs one marked as stored and, once their schemas differ, a
- * conversion between them: `conversionStep` is where the conversion scaffold
- * (issue 21) will name its own command.
+ * conversion between them (a `@Conversion` class): `conversionStep` is where
+ * a conversion scaffold will name its own command.
  */
 import type { ApiPlan } from './api-plan.js';
 
@@ -21,7 +21,7 @@ function multiVersionSteps(plan: ApiPlan): string[] {
   ];
 }
 
-/** Until conversion webhooks are scaffolded, the versions are served with `conversion: None`. */
+/** The conversion scaffold (issue 21) will name its own command here; until then, what to write by hand. */
 function conversionStep(plan: ApiPlan): string {
-  return `  the API server converts ${plan.kind} between versions with conversion: None, which changes only apiVersion: while the versions' schemas are the same that is enough; once they differ, the kind needs a conversion webhook`;
+  return `  the versions are served with conversion: None (only apiVersion changes) until a class decorated @Conversion({ group: '${plan.group}', kind: '${plan.kind}', hub: '<version>' }) converts them: write one once their schemas differ (guide: conversion webhooks)`;
 }
