@@ -120,7 +120,7 @@ describe('shaper-gen create api in a project from shaper-gen init', () => {
     );
     expect((await user.sh('npm', ['run', 'manifests'])).stdout).toContain(`wrote charts/${NAME}/templates/crds/${GROUP}_guestbooks.yaml`);
     expect((await user.sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (4 webhooks, 1 CRD)');
-    expect((await user.sh('npm', ['test'])).stdout).toMatch(/Tests\s+8 passed/);
+    expect((await user.sh('npm', ['test'])).stdout).toMatch(/Tests\s+10 passed/);
     await user.sh('npm', ['run', 'typecheck']);
     expect(await helmLint(chart())).toContain('1 chart(s) linted, 0 chart(s) failed');
     expect(await renderedCrd()).toEqual(crd([version('v1alpha1', true)]));
