@@ -2,7 +2,8 @@
  * `shaper-gen create <what>`: adds to a project, as kubebuilder's `create`
  * does. `create api` writes an API type (the group and version's package, the
  * kind's interface) and, on request, a validating and a defaulting webhook for
- * it with their tests. The scaffolding is @shaper-gen/generator's.
+ * it with their tests; `create conversion` the `@Conversion` class between a
+ * kind's versions, with its test. The scaffolding is @shaper-gen/generator's.
  */
 import { Command, Option } from 'commander';
 import { withGenerator } from './load-generator.js';
@@ -20,8 +21,33 @@ export interface CreateApiFlags {
   config?: string;
 }
 
+export interface CreateConversionFlags {
+  group: string;
+  kind: string;
+  hub: string;
+  config?: string;
+}
+
 export function createCommand(): Command {
-  return new Command('create').description('add to the project: an API type with its CRD, and webhooks for it (create api)').addCommand(createApiCommand());
+  return new Command('create')
+    .description('add to the project: an API type with its CRD, and webhooks for it (create api); the conversion between its versions (create conversion)')
+    .addCommand(createApiCommand())
+    .addCommand(createConversionCommand());
+}
+
+function createConversionCommand(): Command {
+  return new Command('conversion')
+    .summary("add the conversion webhook between a kind's versions: a @Conversion class and its round-trip test")
+    .description(
+      'add the conversion webhook of a kind declared in several versions: a @Conversion class with one { toHub, fromHub } pair per version other than the hub (each copying every field, to be changed where the versions differ) and a test converting through it both ways. `shaper-gen manifests` then points the CRD at it. Never overwrites a file.',
+    )
+    .requiredOption('--group <group>', "the kind's API group")
+    .requiredOption('--kind <Kind>', 'the kind, declared in at least two versions')
+    .requiredOption('--hub <version>', 'the version every other converts through (often the newest)')
+    .option('-c, --config <file>', 'generator config file (default: ./shaper.yaml if present)')
+    .action(async (flags: CreateConversionFlags) => {
+      process.exitCode = await withGenerator('create conversion', (generator) => generator.createConversion(flags));
+    });
 }
 
 function createApiCommand(): Command {

@@ -29,7 +29,7 @@ export { DEFAULT_COMPILED_HANDLERS, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHan
 export { mergeRbacRules, rbacRulesOf } from '../rbac-options.js';
 export { cacheDirectory } from '../cli/cache-directory.js';
 export { CLI_PATH } from '../cli/cli-path.js';
-export type { CreateApiFlags } from '../cli/create-command.js';
+export type { CreateApiFlags, CreateConversionFlags } from '../cli/create-command.js';
 export type { DevFlags } from '../cli/dev-command.js';
 export type { InitFlags } from '../cli/init-command.js';
 export type { GeneratorCommands } from '../cli/load-generator.js';

@@ -1,6 +1,6 @@
 /**
  * @shaper-gen/generator's entry: the `shaper-gen` CLI (the runtime package)
- * parses init's, manifests', dev's and create api's flags and calls these. Each loads its
+ * parses init's, manifests', dev's and create's flags and calls these. Each loads its
  * work on first call, so `init` never loads the TypeScript compiler.
  */
 import type { GeneratorCommands } from 'shaper-gen/internal/generator';
@@ -10,6 +10,7 @@ const commands: GeneratorCommands = {
   manifests: async (flags) => (await import('./run-manifests.js')).runManifests(flags),
   dev: async (flags) => (await import('./dev/run-dev.js')).runDev(flags),
   createApi: async (flags) => (await import('./create/run-create-api.js')).runCreateApiCommand(flags),
+  createConversion: async (flags) => (await import('./create/run-create-conversion.js')).runCreateConversionCommand(flags),
 };
 
 export default commands;

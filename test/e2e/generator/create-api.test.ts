@@ -139,7 +139,7 @@ describe('a second version of a kind', () => {
         '  wrote src/api/infra/v1beta1/gateway.ts',
         'next: describe GatewaySpec and GatewayStatus in src/api/infra/v1beta1/gateway.ts (fields, @shaper: markers), then npx shaper-gen manifests writes charts/shaper-webhooks/templates/crds/infra.example.com_gatewayz.yaml',
         '  Gateway now has versions v1alpha1 (src/api/infra/v1alpha1/gateway.ts:24:4), v1beta1: mark the one etcd stores with @shaper:storageversion on its interface; manifests refuses the CRD until exactly one is marked',
-        "  the versions are served with conversion: None (only apiVersion changes) until a class decorated @Conversion({ group: 'infra.example.com', kind: 'Gateway', hub: '<version>' }) converts them: write one once their schemas differ (guide: conversion webhooks)",
+        '  the versions are served with conversion: None (only apiVersion changes) until a @Conversion class converts them: once their schemas differ, shaper-gen create conversion --group infra.example.com --kind Gateway --hub <version> writes one with its test (guide: conversion webhooks)',
       ],
       err: [],
     });

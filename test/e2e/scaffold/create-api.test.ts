@@ -151,4 +151,23 @@ describe('shaper-gen create api in a project from shaper-gen init', () => {
     expect(await renderedCrd()).toEqual(crd([version('v1beta1', true), version('v1alpha1', false)]));
     expect(await oracleVerdict()).toEqual(ACCEPTED);
   });
+  it('adds the conversion between the versions: its round-trip test passes, and manifests points the CRD at /convert with the CA', async () => {
+    const { stdout } = await user.sh('npx', ['shaper-gen', 'create', 'conversion', '--group', GROUP, '--kind', 'Guestbook', '--hub', 'v1beta1']);
+    expect(stdout.split('\n').slice(0, 3)).toEqual([
+      'shaper-gen create conversion: GuestbookConversion, Guestbook v1alpha1 ⇄ v1beta1 (the hub)',
+      '  wrote src/conversion/guestbook-conversion.ts',
+      '  wrote src/conversion/guestbook-conversion.test.ts',
+    ]);
+    expect((await user.sh('npm', ['run', 'manifests'])).stdout).toContain('webhooks.generated.ts');
+    await user.sh('npm', ['run', 'typecheck']);
+    expect((await user.sh('npm', ['test'])).stdout).toMatch(/Tests\s+11 passed/);
+    expect(await helmLint(chart())).toContain('1 chart(s) linted, 0 chart(s) failed');
+    const rendered = await renderedCrd();
+    expect(rendered.metadata.annotations).toEqual({ 'helm.sh/resource-policy': 'keep', 'cert-manager.io/inject-ca-from': `books-system/books-${NAME}-serving-cert` });
+    expect(rendered.spec.conversion).toEqual({
+      strategy: 'Webhook',
+      webhook: { conversionReviewVersions: ['v1', 'v1beta1'], clientConfig: { service: { name: `books-${NAME}`, namespace: 'books-system', port: 443, path: '/convert' } } },
+    });
+    expect(await oracleVerdict()).toEqual(ACCEPTED);
+  });
 });

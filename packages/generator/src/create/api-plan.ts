@@ -176,7 +176,7 @@ function apiImports(from: string, consts: { group: ConstRef; version: ConstRef }
 }
 
 /** The relative ESM specifier of a .ts file, as its compiled .js. */
-function moduleSpecifier(fromDir: string, file: string): string {
+export function moduleSpecifier(fromDir: string, file: string): string {
   const relative = path
     .relative(fromDir, file)
     .split(path.sep)

@@ -1,8 +1,8 @@
 /**
  * What `shaper-gen create api` tells the user to do next. A kind with several
  * versions needs one marked as stored and, once their schemas differ, a
- * conversion between them (a `@Conversion` class): `conversionStep` is where
- * a conversion scaffold will name its own command.
+ * conversion between them (a `@Conversion` class, which `create conversion`
+ * writes).
  */
 import type { ApiPlan } from './api-plan.js';
 
@@ -21,7 +21,6 @@ function multiVersionSteps(plan: ApiPlan): string[] {
   ];
 }
 
-/** The conversion scaffold (issue 21) will name its own command here; until then, what to write by hand. */
 function conversionStep(plan: ApiPlan): string {
-  return `  the versions are served with conversion: None (only apiVersion changes) until a class decorated @Conversion({ group: '${plan.group}', kind: '${plan.kind}', hub: '<version>' }) converts them: write one once their schemas differ (guide: conversion webhooks)`;
+  return `  the versions are served with conversion: None (only apiVersion changes) until a @Conversion class converts them: once their schemas differ, shaper-gen create conversion --group ${plan.group} --kind ${plan.kind} --hub <version> writes one with its test (guide: conversion webhooks)`;
 }

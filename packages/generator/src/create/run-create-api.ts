@@ -13,17 +13,22 @@ import { checkApiRequest, CreateApiError } from './api-request.js';
 import { nextSteps } from './next-steps.js';
 
 /** As the CLI runs it: a refusal prints as one line and exits 2, a broken generator config as its diagnostics and exits 1. */
-export async function runCreateApiCommand(flags: CreateApiFlags, cwd = process.cwd()): Promise<number> {
+export function runCreateApiCommand(flags: CreateApiFlags, cwd = process.cwd()): Promise<number> {
+  return asCreateCommand('create api', () => runCreateApi(flags, cwd), cwd);
+}
+
+/** A `create` command as the CLI runs it: a CreateApiError prints as one line and exits 2, a broken generator config as its diagnostics and exits 1. */
+export async function asCreateCommand(command: string, run: () => Promise<number>, cwd: string): Promise<number> {
   try {
-    return await runCreateApi(flags, cwd);
+    return await run();
   } catch (error) {
     if (error instanceof CreateApiError) {
-      console.error(`shaper-gen create api: ${error.message}`);
+      console.error(`shaper-gen ${command}: ${error.message}`);
       return 2;
     }
     if (error instanceof ConfigError) {
       for (const diagnostic of error.problems) console.error(formatDiagnostic(diagnostic, cwd));
-      console.error(`shaper-gen create api: ${error.problems.length} problem(s) in the generator config; nothing was written`);
+      console.error(`shaper-gen ${command}: ${error.problems.length} problem(s) in the generator config; nothing was written`);
       return 1;
     }
     throw error;
@@ -52,12 +57,12 @@ export async function runCreateApi(flags: CreateApiFlags, cwd = process.cwd()): 
   return 0;
 }
 
-async function sources(config: GeneratorConfig): Promise<string[]> {
+export async function sources(config: GeneratorConfig): Promise<string[]> {
   return glob([...config.sources], { cwd: config.root, ignore: [...config.exclude], absolute: true, onlyFiles: true });
 }
 
 /** `npm run manifests` in a project `shaper-gen init` made, else the CLI itself. */
-function manifestsCommand(root: string): string {
+export function manifestsCommand(root: string): string {
   const packageFile = path.join(root, 'package.json');
   const scripts = existsSync(packageFile) ? (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string> }).scripts : undefined;
   return scripts?.manifests === undefined ? 'npx shaper-gen manifests' : 'npm run manifests';
