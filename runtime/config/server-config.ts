@@ -5,7 +5,7 @@
  * webhook 9443, health 8081, metrics 8080.
  */
 import { readFile } from 'node:fs/promises';
-import { webhookPathProblem } from '../options/kubernetes-names.js';
+import { servedPathProblem } from '../options/kubernetes-names.js';
 import { ConfigError, type Problem } from '../problems.js';
 import { CIPHER_SUITE_NAMES } from '../tls/cipher-suites.js';
 import { LOG_LEVELS } from './log-levels.js';
@@ -34,7 +34,7 @@ export const SERVER_CONFIG_SCHEMA = {
     /** Modules (paths relative to the working directory, or package specifiers) that export `webhooks`: the classes to serve. */
     handlers: { type: 'list', items: { type: 'string' } },
     /** Every path the chart's webhook configurations call; the server stays unready until it serves each. */
-    expectedPaths: { type: 'list', items: { type: 'string', problem: webhookPathProblem } },
+    expectedPaths: { type: 'list', items: { type: 'string', problem: servedPathProblem } },
     /**
      * Processes serving the webhook port (node:cluster, one shared socket); above 1 a primary process runs
      * probes and metrics. Default: the container's CPU limit (cpu-limit.ts), else 1.

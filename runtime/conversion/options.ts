@@ -6,7 +6,7 @@
 import { didYouMean } from '../did-you-mean.js';
 import { expectString, isPlainObject, type Report } from '../options/check.js';
 import { stringWhere } from '../options/fields.js';
-import { isDnsLabel, isDnsSubdomain, servicePathProblem } from '../options/kubernetes-names.js';
+import { conversionPathProblem, isDnsLabel, isDnsSubdomain } from '../options/kubernetes-names.js';
 import type { Problem } from '../problems.js';
 import type { ConversionOptions, ResolvedConversion } from './types.js';
 
@@ -16,10 +16,6 @@ export const CONVERSION_OPTION_NAMES = ['group', 'kind', 'hub', 'path'] as const
 const KIND = /^[A-Z][A-Za-z0-9]*$/;
 /** The version names the API server accepts for a CRD: v1, v1alpha1, v2beta3 … or any DNS label. */
 const versionProblem = (version: string) => (isDnsLabel(version) ? undefined : `"${version}" is not a version name: a DNS label such as v1, v1beta1`);
-
-export function conversionPathProblem(path: string): string | undefined {
-  return servicePathProblem(path, /^\/convert(-|$)/, '"/convert" or "/convert-<name>"');
-}
 
 export function resolveConversionOptions(raw: unknown): { conversion?: ResolvedConversion; problems: Problem[] } {
   const problems: Problem[] = [];
