@@ -16,7 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertThroughApiServer, judgeConversionResponses, type ConvertCase } from '../../../support/oracle.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 import { getPlain, OFFLINE_SAMPLE_PATHS, serve, ServeDir, until, waitReady, type ServeConfig, type ServeProcess } from '../../support/serve-process.js';
-import { request, type HttpResult } from '../../support/admission-server.js';
+import { MemoryBudget, estimateReview } from '../../../runtime/server/memory-budget.js';
+import { ProfileConversion } from '../../../sample/conversion/profile-conversion.js';
+import { request, startTestServer, type HttpResult, type TestServer } from '../../support/admission-server.js';
 
 const V1 = 'apiextensions.k8s.io/v1';
 const V1BETA1 = 'apiextensions.k8s.io/v1beta1';
@@ -354,6 +356,65 @@ describe('a converter that faults', () => {
       },
       { problems: [], requests: 1, converted: [original('no-metadata')] },
     ]);
+  });
+});
+
+describe('the review heap budget', () => {
+  const MiB = 1024 * 1024;
+  const budget = new (class RecordingBudget extends MemoryBudget {
+    peak = 0;
+    override tryAcquire(cost: number) {
+      const release = super.tryAcquire(cost);
+      this.peak = Math.max(this.peak, this.bytesInUse);
+      return release;
+    }
+    override acquire(cost: number, timeoutMs: number) {
+      return super.acquire(cost, timeoutMs).then((release) => {
+        this.peak = Math.max(this.peak, this.bytesInUse);
+        return release;
+      });
+    }
+  })(4 * MiB);
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ webhooks: [], conversions: [ProfileConversion], memory: budget });
+  });
+  afterAll(() => t.stop());
+
+  const many = (count: number) =>
+    conversionReview(
+      Array.from({ length: count }, (_, i) => ({ ...alpha, metadata: { ...alpha.metadata, name: `p${i}` } })),
+      'shaper.io/v1beta1',
+    );
+
+  it('refuses a review that could never fit with a Failure naming what it needs, and serves on', async () => {
+    const review = many(3000);
+    const { cost } = estimateReview(JSON.stringify(review), true);
+    expect(cost).toBeGreaterThan(budget.capacity);
+    const res = await t.post('/convert', review);
+    expect([res.status, res.json]).toEqual([
+      200,
+      failure(
+        V1,
+        review.request.uid,
+        `this review needs about ${(cost / MiB).toFixed(0)} MiB of heap to convert, more than the server can give it now (4 MiB for reviews): raise the container's memory limit (chart: resources.limits.memory)`,
+      ),
+    ]);
+    const small = conversionReview([alpha], 'shaper.io/v1beta1');
+    expect((await t.post('/convert', small)).json).toEqual(success(V1, small.request.uid, [alphaAsBeta]));
+    expect(scrape((await t.get('metrics', '/metrics')).text).get('shaper_webhook_rejected_requests_total{code="413"}')).toBe(1);
+  });
+
+  it('converts reviews that fit one at a time but not together, one after another', async () => {
+    const reviews = [many(600), many(600), many(600)];
+    const { cost } = estimateReview(JSON.stringify(reviews[0]), true);
+    expect([cost < budget.capacity, 2 * cost > budget.capacity]).toEqual([true, true]);
+    const answers = await Promise.all(reviews.map((review) => t.post('/convert', review)));
+    expect(answers.map((res) => [res.status, res.json.response.uid, res.json.response.result, res.json.response.convertedObjects.length])).toEqual(
+      reviews.map((review) => [200, review.request.uid, { status: 'Success' }, 600]),
+    );
+    // Never two at once: the heap charged at any time stayed within one review's cost.
+    expect([budget.peak, budget.bytesInUse]).toEqual([cost, 0]);
   });
 });
 
