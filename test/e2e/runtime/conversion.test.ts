@@ -213,7 +213,7 @@ describe('the sample’s conversions served by `shaper-gen serve`', () => {
   it('fails a review with an object it cannot convert, naming the object, its kind and version, and converts none', async () => {
     const other = { apiVersion: 'shaper.io/v1', kind: 'Assignment', metadata: { name: 'a1', namespace: 'team-a' } };
     const v2 = { ...alpha, apiVersion: 'shaper.io/v2' };
-    const source = `${path.join(dir.dir, 'sample-conversions.mjs')}[0]`;
+    const source = `${path.join(dir.dir, 'sample-conversions.mjs')}#ProfileConversion`;
     const cases = [
       conversionReview([alpha, other], 'shaper.io/v1beta1'),
       conversionReview([alpha, v2], 'shaper.io/v1beta1'),
@@ -278,7 +278,7 @@ describe('a converter that faults', () => {
   let config: ServeConfig;
   let server: ServeProcess;
   const gadget = (mode: string) => ({ apiVersion: 'example.io/v1', kind: 'Gadget', metadata: { name: `g-${mode}`, namespace: 'lab', uid: `uid-${mode}` }, spec: { mode } });
-  const source = 'test/fixtures/runtime/conversion-fault-handlers.ts[0]';
+  const source = 'test/fixtures/runtime/conversion-fault-handlers.ts#GadgetConversion';
 
   beforeAll(async () => {
     config = await dir.writeConfig({ handlers: ['test/fixtures/runtime/conversion-fault-handlers.ts'], expectedPaths: ['/convert'] });
