@@ -148,6 +148,19 @@ describe('the sample’s conversions served by `shaper-gen serve`', () => {
       objects,
       list,
     });
+    // 30 Profiles stored as either version, interleaved unevenly, each with its v1beta1 form.
+    const mixed = Array.from({ length: 30 }, (_, i) => {
+      const metadata = (object: { metadata: object }) => ({ ...object.metadata, name: `p${i}`, uid: `0d5bd2a6-2222-4a2b-9c3d-${String(i).padStart(12, '0')}` });
+      return i % 3 === 0
+        ? [
+            { ...beta, metadata: metadata(beta) },
+            { ...beta, metadata: metadata(beta) },
+          ]
+        : [
+            { ...alpha, metadata: metadata(alpha) },
+            { ...alphaAsBeta, metadata: metadata(alpha) },
+          ];
+    });
     const cases: ConvertCase[] = [];
     for (const reviewVersions of [['v1', 'v1beta1'], ['v1beta1']]) {
       cases.push(
@@ -156,6 +169,12 @@ describe('the sample’s conversions served by `shaper-gen serve`', () => {
         crd(reviewVersions, 'shaper.io/v1beta1', [alpha], false),
         crd(reviewVersions, 'shaper.io/v1alpha1', [beta], false),
         crd(reviewVersions, 'shaper.io/v1beta1', [betaAsAlpha], false),
+        crd(
+          reviewVersions,
+          'shaper.io/v1beta1',
+          mixed.map(([stored]) => stored),
+          true,
+        ),
       );
     }
     const verdicts = convertThroughApiServer(cases);
@@ -166,6 +185,8 @@ describe('the sample’s conversions served by `shaper-gen serve`', () => {
       { problems: [], requests: 1, converted: [alphaAsBeta] },
       { problems: [], requests: 1, converted: [betaAsAlpha] },
       { problems: [], requests: 1, converted: [beta] },
+      // Only the v1alpha1 ones are sent; each answer goes back to its place in the list.
+      { problems: [], requests: 1, converted: mixed.map(([, asBeta]) => asBeta) },
     ];
     expect(verdicts).toEqual([...expected, ...expected]);
   });
