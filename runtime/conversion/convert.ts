@@ -85,7 +85,8 @@ function convertOne(conversions: ConversionsByKind, object: unknown, index: numb
 /** A converter's result made the JSON object of `apiVersion` and `kind` the answer carries, with the input's metadata when it has none. */
 function settle(result: unknown, what: string, apiVersion: string, kind: string, input: KubernetesObject): KubernetesObject {
   if (typeof (result as { then?: unknown } | null)?.then === 'function') throw new ConversionFailure(`${what} returned a Promise; conversions must be synchronous`);
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new ConversionFailure(`${what} returned ${result === null ? 'null' : Array.isArray(result) ? 'an array' : typeof result}, not an object`);
+  if (typeof result !== 'object' || result === null || Array.isArray(result))
+    throw new ConversionFailure(`${what} returned ${result === null ? 'null' : Array.isArray(result) ? 'an array' : typeof result}, not an object`);
   let object: KubernetesObject;
   try {
     object = asJsonValue(result) as KubernetesObject;

@@ -33,7 +33,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(options: { webhooks: readonly unknown[]; conversions?: readonly unknown[]; config?: ServerConfigOverrides; kube?: KubeClient; caName?: string; memory?: MemoryBudget }): Promise<TestServer> {
+export async function startTestServer(options: {
+  webhooks: readonly unknown[];
+  conversions?: readonly unknown[];
+  config?: ServerConfigOverrides;
+  kube?: KubeClient;
+  caName?: string;
+  memory?: MemoryBudget;
+}): Promise<TestServer> {
   const ca = await createTestCA(options.caName);
   const certDir = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-certs-'));
   mkdirSync(certDir, { recursive: true });

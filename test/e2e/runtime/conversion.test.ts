@@ -348,7 +348,7 @@ describe('a converter that faults', () => {
       circular: `${source} spokes.v1.toHub returned an object JSON cannot carry: spec.self: a reference to an enclosing object (a cycle) is not representable in JSON`,
     };
     const reviews = Object.keys(expected).map((mode) => conversionReview([gadget('plain'), gadget(mode)], 'example.io/v2'));
-    const answers = [];
+    const answers: HttpResult[] = [];
     for (const review of reviews) answers.push(await dir.post(config.port, '/convert', review));
     expect(answers.map((res) => [res.status, res.json?.response?.result?.message ?? res.text])).toEqual(Object.values(expected).map((message) => [200, expect.stringContaining(message)]));
     expect(answers.map((res) => res.json)).toEqual(reviews.map((review, i) => failure(V1, review.request.uid, answers[i]!.json.response.result.message)));

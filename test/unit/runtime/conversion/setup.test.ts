@@ -104,7 +104,7 @@ describe('registerConversions', () => {
 
 describe('@Conversion', () => {
   it('refuses bad options when the class is decorated, every problem at once', () => {
-    expect(() => Conversion({ group: 'Example', kind: 'gadget', hub: 'V2', path: '/conversion', hubVersion: 'v2' } as never)(class Bad {})).toThrow(
+    expect(() => Conversion({ group: 'Example', kind: 'gadget', hub: 'V2', path: '/conversion', hubVersion: 'v2' } as never)(class Bad {} as never)).toThrow(
       [
         'invalid @Conversion options of Bad:',
         '  hubVersion: unknown option "hubVersion"; known options: group, kind, hub, path',
