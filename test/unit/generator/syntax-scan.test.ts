@@ -44,7 +44,11 @@ describe('the syntax-only pass', () => {
     expect(result).toMatchObject({ pass: 'syntax' });
     expect(result.webhooks).toHaveLength(4);
     expect(result.conversions).toEqual([
-      { className: 'ProfileConversion', file: path.join(REPO_ROOT, 'sample/conversion/profile-conversion.ts'), conversion: { group: 'shaper.io', kind: 'Profile', hub: 'v1beta1', path: '/convert' } },
+      {
+        className: 'ProfileConversion',
+        file: path.join(REPO_ROOT, 'sample/conversion/profile-conversion.ts'),
+        conversion: { group: 'shaper.io', kind: 'Profile', hub: 'v1beta1', path: '/convert' },
+      },
     ]);
   });
 
