@@ -94,10 +94,9 @@ function settle(result: unknown, what: string, apiVersion: string, kind: string,
     // Thrown while the answer is written, it would leave the API server an HTTP 500 instead of a Failure naming the converter.
     throw new ConversionFailure(`${what} returned an object JSON cannot carry: ${describeThrown(error).message}`, error);
   }
-  object.apiVersion = apiVersion;
-  object.kind = kind;
-  if (object.metadata === undefined && input.metadata !== undefined) object.metadata = input.metadata;
-  return object;
+  // A copy, not an assignment: the result may be frozen (immer's produce freezes what it returns).
+  const { apiVersion: _apiVersion, kind: _kind, ...fields } = object;
+  return { apiVersion, kind, ...fields, ...(fields.metadata === undefined && input.metadata !== undefined && { metadata: input.metadata }) };
 }
 
 function splitApiVersion(apiVersion: string): { group: string; version: string } | undefined {

@@ -76,11 +76,14 @@ describe('converting', () => {
     expect(calls).toEqual([]);
   });
 
-  it('gives a result without metadata the input’s, and a result with a wrong apiVersion or kind the right ones', () => {
+  it('gives a result without metadata the input’s, a result with a wrong apiVersion or kind the right ones, and takes a frozen result', () => {
     const noMetadata = faulty(({ metadata: _metadata, ...rest }) => rest);
     expect(convert(noMetadata, gadget('example.io/v1', { a: 1 }), 'example.io/v2')).toEqual(gadget('example.io/v2', { a: 1 }));
     const mislabelled = faulty((object) => ({ ...object, apiVersion: 'other.io/v9', kind: 'Widget' }));
     expect(convert(mislabelled, gadget('example.io/v1', { a: 1 }), 'example.io/v2')).toEqual(gadget('example.io/v2', { a: 1 }));
+    // As immer's produce returns them.
+    const frozen = faulty(({ metadata: _metadata, ...rest }) => Object.freeze({ ...rest, spec: Object.freeze({ a: 2 }) }));
+    expect(convert(frozen, gadget('example.io/v1', { a: 1 }), 'example.io/v2')).toEqual(gadget('example.io/v2', { a: 2 }));
   });
 });
 
