@@ -105,8 +105,9 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
   return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
+/** `namespace/name` for messages; a review's metadata is whatever its JSON held, so only strings are shown. */
 function objectName(object: KubernetesObject): string {
-  const { namespace, name } = object.metadata ?? {};
-  const shown = name ?? '(no name)';
-  return namespace ? `${namespace}/${shown}` : shown;
+  const { namespace, name } = (object.metadata ?? {}) as { namespace?: unknown; name?: unknown };
+  const shown = typeof name === 'string' && name !== '' ? name : '(no name)';
+  return typeof namespace === 'string' && namespace !== '' ? `${namespace}/${shown}` : shown;
 }

@@ -150,6 +150,8 @@ describe('a conversion that fails, with the message the API server shows', () =>
       to(GadgetConversion, { ...gadget('example.io/v1', {}), kind: 'Widget' })[0],
       to(GadgetConversion, { ...gadget('example.io/v1', {}), kind: undefined })[0],
       to(GadgetConversion, { ...gadget('v1', {}) })[0],
+      // A review's metadata is whatever its JSON held: a name that is not a string is not shown.
+      to(GadgetConversion, { ...gadget('example.io/v1', {}), metadata: { name: { toString: 1 }, namespace: 'lab' } }, 'other.io/v2')[0],
     ]).toEqual([
       'GadgetConversion cannot convert Gadget v4: it converts v2, v1, v3 (hub v2); add spokes.v4',
       'GadgetConversion cannot convert Gadget v0: it converts v2, v1, v3 (hub v2); add spokes.v0',
@@ -158,6 +160,7 @@ describe('a conversion that fails, with the message the API server shows', () =>
       'no conversion for Widget in group example.io is served here (converters: example.io/Gadget)',
       'objects[0] has no kind',
       'objects[0] has no apiVersion of the form group/version',
+      'Gadget lab/(no name) is in group example.io; it cannot be converted to other.io/v2',
     ]);
   });
 
