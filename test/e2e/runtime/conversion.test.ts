@@ -9,6 +9,7 @@
  * faults in every way, from a fixture handlers module.
  */
 import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import https from 'node:https';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +24,8 @@ import { request, startTestServer, type HttpResult, type TestServer } from '../.
 const V1 = 'apiextensions.k8s.io/v1';
 const V1BETA1 = 'apiextensions.k8s.io/v1beta1';
 const SCHEDULING_ANNOTATION = 'shaper.io/v1beta1-scheduling';
+/** Generated Profiles of each version round-tripped through the API server's converter. */
+const ROUND_TRIPS = 300;
 
 let uids = 0;
 const nextUid = () => `7c3f1a2e-0000-4000-8000-${String(++uids).padStart(12, '0')}`;
@@ -189,6 +192,60 @@ describe('the sample’s conversions served by `shaper-gen serve`', () => {
       { problems: [], requests: 1, converted: mixed.map(([, asBeta]) => asBeta) },
     ];
     expect(verdicts).toEqual([...expected, ...expected]);
+  });
+
+  it('round-trips generated Profiles of each version through the API server’s converter, metadata restored by it, keeping every field', () => {
+    const profiles = (apiVersion: string, spec: fc.Arbitrary<Record<string, unknown>>) =>
+      fc.sample(
+        fc.record(
+          {
+            apiVersion: fc.constant(apiVersion),
+            kind: fc.constant('Profile'),
+            metadata: fc.record(
+              {
+                name: fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+                namespace: fc.constantFrom('team-a', 'team-b'),
+                uid: fc.uuid(),
+                resourceVersion: fc.nat().map(String),
+                labels: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.stringMatching(/^[a-z0-9]{0,8}$/), { minKeys: 1 }),
+                annotations: fc.dictionary(fc.stringMatching(/^example\.com\/[a-z]{1,8}$/), fc.string(), { minKeys: 1 }),
+              },
+              { requiredKeys: ['name', 'namespace', 'uid'] },
+            ),
+            spec,
+            status: fc.record({ assignments: fc.nat(50) }, { requiredKeys: [] }),
+          },
+          { requiredKeys: ['apiVersion', 'kind', 'metadata'] },
+        ),
+        { numRuns: ROUND_TRIPS, seed: 37 },
+      );
+    const quantities = fc.record({ cpu: fc.oneof(fc.constantFrom('500m', '2'), fc.nat(64)), memory: fc.constantFrom('1Gi', '512Mi') }, { requiredKeys: [] });
+    const common = { tier: fc.constantFrom('bronze', 'silver', 'gold'), description: fc.string({ maxLength: 40 }) };
+    const alphas = profiles('shaper.io/v1alpha1', fc.record({ ...common, priority: fc.nat(1000), resources: quantities }, { requiredKeys: [] }));
+    const betas = profiles(
+      'shaper.io/v1beta1',
+      fc.record({ ...common, scheduling: fc.record({ priority: fc.nat(1000), preemptible: fc.boolean() }, { requiredKeys: [] }), requests: quantities }, { requiredKeys: [] }),
+    );
+    const through = (objects: unknown[], desiredAPIVersion: string) => {
+      const [verdict] = convertThroughApiServer([
+        {
+          url: `https://localhost:${config.port}/convert`,
+          caBundle: dir.ca.cert,
+          group: 'shaper.io',
+          kind: 'Profile',
+          plural: 'profiles',
+          versions: ['v1alpha1', 'v1beta1'],
+          conversionReviewVersions: ['v1'],
+          desiredAPIVersion,
+          objects,
+          list: true,
+        },
+      ]);
+      expect([verdict!.problems, verdict!.error]).toEqual([[], undefined]);
+      return verdict!.converted!;
+    };
+    expect(through(through(alphas, 'shaper.io/v1beta1'), 'shaper.io/v1alpha1')).toEqual(alphas);
+    expect(through(through(betas, 'shaper.io/v1alpha1'), 'shaper.io/v1beta1')).toEqual(betas);
   });
 
   it('answers malformed reviews with HTTP 200 and a Failure naming the problem, and serves on', async () => {
