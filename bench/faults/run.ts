@@ -163,7 +163,7 @@ async function blockingHandler(port: number, health: number) {
     },
   });
   const [valid] = faultCorpus({ sample: 100_000 });
-  const blocked = sendAll({ port }, [{ kind: 'block', path: '/validate-blocking' as never, body: Buffer.from(blocker), headers: { 'Content-Type': 'application/json' }, uid: 'block' }], 1);
+  const blocked = sendAll({ port }, [{ kind: 'block', path: '/validate-blocking', body: Buffer.from(blocker), headers: { 'Content-Type': 'application/json' }, uid: 'block' }], 1);
   await new Promise((resolve) => setTimeout(resolve, 100));
   const samples: Record<string, Promise<number>[]> = { '/healthz': [], '/readyz': [], '/validate-profile': [] };
   for (let i = 0; i < 25; i++) {

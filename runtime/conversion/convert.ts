@@ -4,7 +4,9 @@
  * kind. Any object that cannot be converted fails the whole request, as the
  * API server needs every object or none (controller-runtime does the same).
  */
+import { asJsonValue } from '../admission/json-value.js';
 import type { KubernetesObject } from '../contract.js';
+import { describeThrown } from '../thrown.js';
 import type { RegisteredConversion } from './registered.js';
 
 /** Converters by `group/Kind`. */
@@ -65,27 +67,36 @@ function convertOne(conversions: ConversionsByKind, object: unknown, index: numb
     try {
       result = run();
     } catch (error) {
-      throw new ConversionFailure(
-        `converting ${described} from ${from.group}/${from.version} to ${desired.group}/${desired.version}: ${what} failed: ${(error as Error | undefined)?.message ?? String(error)}`,
-        error,
-      );
+      // A converter may throw anything (null, an Error whose message getter throws, a revoked Proxy): described without throwing.
+      throw new ConversionFailure(`converting ${described} from ${from.group}/${from.version} to ${desired.group}/${desired.version}: ${what} failed: ${describeThrown(error).message}`, error);
     }
-    return settle(result, `${registered.source} ${what}`, `${from.group}/${version}`, kind, original);
+    try {
+      return settle(result, `${registered.source} ${what}`, `${from.group}/${version}`, kind, original);
+    } catch (error) {
+      if (error instanceof ConversionFailure) throw error;
+      throw new ConversionFailure(`${registered.source} ${what} returned a value that cannot be read: ${describeThrown(error).message}`, error);
+    }
   };
   const hub = from.version === conversion.hub ? input : step(`spokes.${from.version}.toHub`, () => registered.spokes.get(from.version)!.toHub(input as never), conversion.hub, input);
   const output = desired.version === conversion.hub ? hub : step(`spokes.${desired.version}.fromHub`, () => registered.spokes.get(desired.version)!.fromHub(hub as never), desired.version, hub);
   return { object: output, step: { kind: conversionKey(from.group, kind), from: from.version, to: desired.version } };
 }
 
-/** A converter's result made an object of `apiVersion` and `kind`, with the input's metadata when it has none. */
+/** A converter's result made the JSON object of `apiVersion` and `kind` the answer carries, with the input's metadata when it has none. */
 function settle(result: unknown, what: string, apiVersion: string, kind: string, input: KubernetesObject): KubernetesObject {
   if (typeof (result as { then?: unknown } | null)?.then === 'function') throw new ConversionFailure(`${what} returned a Promise; conversions must be synchronous`);
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new ConversionFailure(`${what} returned ${result === null ? 'null' : typeof result}, not an object`);
-  const object = result as KubernetesObject;
-  object.apiVersion = apiVersion;
-  object.kind = kind;
-  if (object.metadata === undefined && input.metadata !== undefined) object.metadata = input.metadata;
-  return object;
+  if (typeof result !== 'object' || result === null || Array.isArray(result))
+    throw new ConversionFailure(`${what} returned ${result === null ? 'null' : Array.isArray(result) ? 'an array' : typeof result}, not an object`);
+  let object: KubernetesObject;
+  try {
+    object = asJsonValue(result) as KubernetesObject;
+  } catch (error) {
+    // Thrown while the answer is written, it would leave the API server an HTTP 500 instead of a Failure naming the converter.
+    throw new ConversionFailure(`${what} returned an object JSON cannot carry: ${describeThrown(error).message}`, error);
+  }
+  // A copy, not an assignment: the result may be frozen (immer's produce freezes what it returns).
+  const { apiVersion: _apiVersion, kind: _kind, ...fields } = object;
+  return { apiVersion, kind, ...fields, ...(fields.metadata === undefined && input.metadata !== undefined && { metadata: input.metadata }) };
 }
 
 function splitApiVersion(apiVersion: string): { group: string; version: string } | undefined {
@@ -94,8 +105,9 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
   return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
+/** `namespace/name` for messages; a review's metadata is whatever its JSON held, so only strings are shown. */
 function objectName(object: KubernetesObject): string {
-  const { namespace, name } = object.metadata ?? {};
-  const shown = name ?? '(no name)';
-  return namespace ? `${namespace}/${shown}` : shown;
+  const { namespace, name } = (object.metadata ?? {}) as { namespace?: unknown; name?: unknown };
+  const shown = typeof name === 'string' && name !== '' ? name : '(no name)';
+  return typeof namespace === 'string' && namespace !== '' ? `${namespace}/${shown}` : shown;
 }

@@ -19,12 +19,16 @@ export class ConversionSetupError extends Error {
   override name = 'ConversionSetupError';
 }
 
-/** Constructs a decorated converter class (or takes an instance of one) and checks its `spokes`. */
-export function prepareConversion(candidate: unknown, source: string): RegisteredConversion {
+/**
+ * Constructs a decorated converter class (or takes an instance of one) and checks its `spokes`; `origin` is the
+ * module that listed it, named in its source as for webhooks (`module#ClassName`).
+ */
+export function prepareConversion(candidate: unknown, origin?: string): RegisteredConversion {
   const cls = typeof candidate === 'function' ? candidate : (candidate as object | null | undefined)?.constructor;
   const conversion = conversionOf(cls);
   const name = (cls as { name?: string } | undefined)?.name || '(anonymous class)';
-  if (!conversion) throw new ConversionSetupError(`${source} (${name}) is not decorated with @Conversion`);
+  const source = origin === undefined ? name : `${origin}#${name}`;
+  if (!conversion) throw new ConversionSetupError(`${source} is not decorated with @Conversion`);
   const instance = typeof candidate === 'function' ? construct(candidate as new () => Converter, name) : (candidate as Converter);
   return { conversion, spokes: checkSpokes(instance, conversion, name), source };
 }

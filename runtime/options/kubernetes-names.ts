@@ -2,7 +2,7 @@
  * Kubernetes' name rules (k8s.io/apimachinery validation), for every option
  * and setting that holds a name: webhook names and paths, API groups,
  * resources, label keys and values. The ServerConfig's expectedPaths use the
- * same webhook path rule as `@Webhook({ path })`.
+ * same path rules as `@Webhook({ path })` and `@Conversion({ path })`.
  */
 
 export const MAX_DNS_SUBDOMAIN = 253;
@@ -13,6 +13,8 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 const RESOURCE_PART = /^(\*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
 const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+const WEBHOOK_PATH_START = /^\/(validate|mutate)-/;
+const CONVERSION_PATH_START = /^\/convert(-|$)/;
 
 /** RFC 1123 label: lower-case letters, digits and "-", at most `max` characters. */
 export function isDnsLabel(value: string, max = MAX_LABEL): boolean {
@@ -54,19 +56,17 @@ export function isLabelValue(value: string): boolean {
  * `/mutate-<name>` (this project's rule), otherwise as servicePathProblem.
  */
 export function webhookPathProblem(path: string): string | undefined {
-  return servicePathProblem(path, /^\/(validate|mutate)-/, '"/validate-<name>" or "/mutate-<name>"');
+  return servicePathProblem(path, WEBHOOK_PATH_START, '"/validate-<name>" or "/mutate-<name>"');
 }
 
 /** What is wrong with a conversion webhook path, if anything: `/convert` or `/convert-<name>`, otherwise as servicePathProblem. */
 export function conversionPathProblem(path: string): string | undefined {
-  return servicePathProblem(path, /^\/convert(-|$)/, '"/convert" or "/convert-<name>"');
+  return servicePathProblem(path, CONVERSION_PATH_START, '"/convert" or "/convert-<name>"');
 }
 
-/** What is wrong with a path the server serves (an admission or a conversion webhook's), if anything. */
+/** What is wrong with a path `serve` may answer (admission or conversion), if anything: the ServerConfig's expectedPaths. */
 export function servedPathProblem(path: string): string | undefined {
-  if (/^\/convert(-|$)/.test(path)) return conversionPathProblem(path);
-  if (/^\/(validate|mutate)-/.test(path)) return webhookPathProblem(path);
-  return `path "${path}" must be "/validate-<name>", "/mutate-<name>", "/convert" or "/convert-<name>"`;
+  return CONVERSION_PATH_START.test(path) ? conversionPathProblem(path) : servicePathProblem(path, WEBHOOK_PATH_START, '"/validate-<name>", "/mutate-<name>", "/convert" or "/convert-<name>"');
 }
 
 /**

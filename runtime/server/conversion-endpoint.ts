@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { answerConversionReview, type ConversionStep } from '../conversion/answer.js';
 import type { ConversionsByKind } from '../conversion/convert.js';
 import { failedReview, identifyConversionReview, type ConversionReview, type ReviewIdentity } from '../conversion/review.js';
+import { loggableThrown } from '../thrown.js';
 import { readBody } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
@@ -79,7 +80,7 @@ export function conversionEndpoint(path: string, conversions: ConversionsByKind,
       const { failure, uid } = outcome;
       if (failure?.malformed) deps.metrics.countRejected(400);
       // What a converter threw goes to the log with its stack; the API server gets the one-line message.
-      if (failure?.thrown !== undefined) log.error({ uid, err: failure.thrown }, failure.message);
+      if (failure?.thrown !== undefined) log.error({ uid, err: loggableThrown(failure.thrown) }, failure.message);
       else if (failure) log.info({ uid }, failure.message);
       else if (log.isLevelEnabled('debug')) log.debug({ uid, objects: outcome.steps.length }, 'converted');
       answer(res, outcome.review, failure ? 'Failure' : 'Success', outcome.steps, started);

@@ -132,19 +132,22 @@ export async function importHandlerModules(modules: readonly string[], cwd = pro
  */
 export function registerConversions(classes: readonly unknown[], origin = 'conversions'): Map<string, ConversionsByKind> {
   const byPath = new Map<string, Map<string, RegisteredConversion>>();
-  for (const [index, candidate] of classes.entries()) {
+  // Across paths too: a CRD names one conversion webhook.
+  const byKind = new Map<string, RegisteredConversion>();
+  for (const candidate of classes) {
     let registered: RegisteredConversion;
     try {
-      registered = prepareConversion(candidate, `${origin}[${index}]`);
+      registered = prepareConversion(candidate, origin);
     } catch (error) {
       throw new RegistrationError((error as Error).message);
     }
     const { group, kind, path } = registered.conversion;
+    const key = conversionKey(group, kind);
+    const other = byKind.get(key);
+    if (other) throw new RegistrationError(`${registered.source} and ${other.source} both convert ${kind} in group ${group}: a kind has one converter`);
+    byKind.set(key, registered);
     const kinds = byPath.get(path) ?? new Map<string, RegisteredConversion>();
     byPath.set(path, kinds);
-    const key = conversionKey(group, kind);
-    const other = kinds.get(key);
-    if (other) throw new RegistrationError(`${registered.source} and ${other.source} both convert ${kind} in group ${group}: a kind has one converter`);
     kinds.set(key, registered);
   }
   return byPath;

@@ -19,7 +19,7 @@ export { ConversionFailure } from '../conversion/convert.js';
  */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the type of the version it converts to
 export function convert<T extends KubernetesObject = KubernetesObject>(converter: Converter | (new () => Converter), object: KubernetesObject, desiredAPIVersion: string): T {
-  const registered = prepareConversion(converter, typeof converter === 'function' ? converter.name : 'converter');
+  const registered = prepareConversion(converter);
   const byKind = new Map([[conversionKey(registered.conversion.group, registered.conversion.kind), registered]]);
   const [converted] = convertObjects(byKind, [JSON.parse(JSON.stringify(object)) as unknown], desiredAPIVersion);
   return JSON.parse(JSON.stringify(converted!.object)) as T;

@@ -9,6 +9,9 @@ export interface Answer {
   transportError?: string;
 }
 
+/** What is sent: a fault case of the corpus, or one of another path's own. */
+export type Sendable = Omit<FaultCase, 'path' | 'uid'> & { path: string; uid?: string };
+
 export interface Target {
   port: number;
   host?: string;
@@ -16,7 +19,7 @@ export interface Target {
 }
 
 /** Sends every case, `concurrency` at a time; each exchange is bounded by `timeoutMs`. */
-export async function sendAll(target: Target, cases: readonly FaultCase[], concurrency = 8, timeoutMs = 30_000): Promise<Answer[]> {
+export async function sendAll(target: Target, cases: readonly Sendable[], concurrency = 8, timeoutMs = 30_000): Promise<Answer[]> {
   const agent = new https.Agent({ keepAlive: true, maxSockets: concurrency, ca: target.ca, rejectUnauthorized: target.ca !== undefined });
   const answers: Answer[] = new Array(cases.length);
   let next = 0;
@@ -31,7 +34,7 @@ export async function sendAll(target: Target, cases: readonly FaultCase[], concu
   return answers;
 }
 
-function send(agent: https.Agent, target: Target, fault: FaultCase, timeoutMs: number): Promise<Answer> {
+function send(agent: https.Agent, target: Target, fault: Sendable, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve) => {
     const req = https.request(
       {

@@ -6,6 +6,8 @@
 //	shaper-oracle responses   webhook answers: strict decode, round trip, VerifyAdmissionResponse, patch applied, client-visible Status
 //	shaper-oracle invalid     apierrors.NewInvalid's Status for a list of field errors
 //	shaper-oracle manifests   a multi-document YAML stream (helm template output), each object strictly decoded into its API type
+//	shaper-oracle conversion-responses   ConversionReview answers strictly decoded (apiextensions v1, v1beta1)
+//	shaper-oracle convert     the API server's own CR converter calling a conversion webhook: its acceptance checks, restored metadata, errors
 package main
 
 import (
@@ -18,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fail("usage: shaper-oracle responses|invalid|manifests < input")
+		fail("usage: shaper-oracle responses|invalid|manifests|conversion-responses|convert < input")
 	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
@@ -42,8 +44,12 @@ func main() {
 		for _, result := range checkManifests(data) {
 			emit(result)
 		}
+	case "conversion-responses":
+		eachLine(func(line []byte) { emit(checkConversionResponse(line)) })
+	case "convert":
+		eachLine(func(line []byte) { emit(convertObjects(line)) })
 	default:
-		fail("unknown mode %q; expected responses, invalid or manifests", os.Args[1])
+		fail("unknown mode %q; expected responses, invalid, manifests, conversion-responses or convert", os.Args[1])
 	}
 }
 

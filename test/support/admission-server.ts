@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { DEFAULT_SERVER_CONFIG, mergeServerConfig, type ServerConfigOverrides } from '../../runtime/config/server-config.js';
 import type { KubeClient } from '../../runtime/contract.js';
 import type { MemoryBudget } from '../../runtime/server/memory-budget.js';
-import { registerWebhooks } from '../../runtime/server/registry.js';
+import { registerConversions, registerWebhooks } from '../../runtime/server/registry.js';
 import { WebhookServer, type ListeningAddresses } from '../../runtime/server/webhook-server.js';
 import { freePort } from '../../support/free-port.js';
 import { createTestCA, type Pem, type TestCA } from '../../support/pki.js';
@@ -33,7 +33,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(options: { webhooks: readonly unknown[]; config?: ServerConfigOverrides; kube?: KubeClient; caName?: string; memory?: MemoryBudget }): Promise<TestServer> {
+export async function startTestServer(options: {
+  webhooks: readonly unknown[];
+  conversions?: readonly unknown[];
+  config?: ServerConfigOverrides;
+  kube?: KubeClient;
+  caName?: string;
+  memory?: MemoryBudget;
+}): Promise<TestServer> {
   const ca = await createTestCA(options.caName);
   const certDir = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-certs-'));
   mkdirSync(certDir, { recursive: true });
@@ -53,6 +60,7 @@ export async function startTestServer(options: { webhooks: readonly unknown[]; c
   const server = new WebhookServer({
     config,
     webhooks: registerWebhooks(options.webhooks),
+    conversions: registerConversions(options.conversions ?? []),
     log,
     kube: options.kube ?? {
       get config(): never {

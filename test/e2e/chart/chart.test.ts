@@ -79,15 +79,18 @@ describe('shaper-webhooks chart', () => {
   it('writes a ServerConfig that shaper-gen serve accepts, with the generated paths and the same ports', async () => {
     const objects = await helmTemplate(CHART, { ...release, set: { 'server.shutdown': { drainSeconds: 3, timeoutSeconds: 10 }, 'server.log.level': 'debug' } });
     const config = configOf(objects);
-    expect(config.expectedPaths).toEqual(['/mutate-assignment', '/mutate-profile', '/validate-assignment', '/validate-profile']);
+    expect(config.expectedPaths).toEqual(['/convert', '/mutate-assignment', '/mutate-profile', '/validate-assignment', '/validate-profile']);
     expect(config.handlers).toEqual(['dist/sample/webhooks.generated.js']);
     expect(config.webhook).toMatchObject({ port: 9443, certDir: '/tmp/k8s-webhook-server/serving-certs', certName: 'tls.crt', keyName: 'tls.key' });
     expect(config.shutdown).toEqual({ drainSeconds: 3, timeoutSeconds: 10 });
     expect(config.log.level).toBe('debug');
-    // The generated webhook configurations call exactly the paths the server is told to expect.
-    const called = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'].flatMap((kind) =>
-      objects.filter((o) => o.kind === kind).flatMap((o) => o.webhooks.map((w: any) => w.clientConfig.service.path)),
-    );
+    // The generated webhook configurations and CRD conversion webhooks call exactly the paths the server is told to expect.
+    const called = [
+      ...['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'].flatMap((kind) =>
+        objects.filter((o) => o.kind === kind).flatMap((o) => o.webhooks.map((w: any) => w.clientConfig.service.path)),
+      ),
+      ...objects.filter((o) => o.kind === 'CustomResourceDefinition' && o.spec.conversion?.webhook).map((o) => o.spec.conversion.webhook.clientConfig.service.path),
+    ];
     expect(called.sort()).toEqual(config.expectedPaths);
   });
 

@@ -272,7 +272,7 @@ describe('the rendered chart, decoded strictly into the API types', () => {
     const misspelled = rendered.replace('x-kubernetes-int-or-string: true', 'x-kubernetes-int-or-strings: true');
     expect(misspelled).not.toBe(rendered);
     const problems = judgeManifests(misspelled).flatMap((v) => v.problems);
-    expect(problems[0]).toBe('strict: unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.resources.properties.cpu.x-kubernetes-int-or-strings"');
+    expect(problems[0]).toBe('strict: unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.requests.properties.cpu.x-kubernetes-int-or-strings"');
   });
 
   it('catches a misspelled field in a webhook configuration', async () => {

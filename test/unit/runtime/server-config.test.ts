@@ -45,6 +45,20 @@ log: { level: loud }
     ]);
   });
 
+  it('takes conversion paths among expectedPaths, as the chart lists /convert beside the webhook paths', () => {
+    const header = 'apiVersion: shaper-gen.io/v1alpha1\nkind: ServerConfig\n';
+    const config = parseServerConfig(`${header}expectedPaths: [/convert, /convert-profiles, /mutate-profile]\n`);
+    expect(config.expectedPaths).toEqual(['/convert', '/convert-profiles', '/mutate-profile']);
+    expect(() => parseServerConfig(`${header}expectedPaths: [/converter, /convert-, /healthz]\n`, 'config.yaml')).toThrow(
+      [
+        'invalid server configuration:',
+        '  config.yaml:3:17: expectedPaths[0]: path "/converter" must be "/validate-<name>", "/mutate-<name>", "/convert" or "/convert-<name>"',
+        '  config.yaml:3:29: expectedPaths[1]: path "/convert-": segment[0] "convert-" must be a lowercase RFC 1123 subdomain (letters, digits, "-" and ".", beginning and ending with a letter or digit), as the API server requires of every path segment',
+        '  config.yaml:3:40: expectedPaths[2]: path "/healthz" must be "/validate-<name>", "/mutate-<name>", "/convert" or "/convert-<name>"',
+      ].join('\n'),
+    );
+  });
+
   it('takes TLS 1.2 cipher suites by IANA or OpenSSL name, and names the allowed ones on one line otherwise', () => {
     const header = 'apiVersion: shaper-gen.io/v1alpha1\nkind: ServerConfig\n';
     const config = parseServerConfig(`${header}webhook: { cipherSuites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, ECDHE-ECDSA-AES128-SHA] }\n`);
