@@ -138,9 +138,26 @@ function apply(schema: Schema, { definition, argument, marker }: AppliedMarker):
       return undefined;
     case 'validation':
       return addRule(schema, argument as KeyArguments);
+    case 'maxDescLen':
+      shortenDescriptions(schema, argument as number);
+      return undefined;
     default:
       return { text: `@shaper:${name} belongs ${name === 'resource' ? 'on a kind' : 'elsewhere'}` };
   }
+}
+
+/** Every description in the schema cut to `length` characters: at the last sentence's end that fits, else at `length`; 0 removes them. */
+export function shortenDescriptions(schema: Schema, length: number): void {
+  if (schema.description !== undefined) {
+    if (length === 0) delete schema.description;
+    else if (schema.description.length > length) {
+      const cut = schema.description.slice(0, length);
+      const sentence = cut.lastIndexOf('. ');
+      schema.description = sentence > 0 ? cut.slice(0, sentence + 1) : cut;
+    }
+  }
+  const children = [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.additionalProperties ? [schema.additionalProperties] : []), ...(schema.anyOf ?? [])];
+  for (const child of children) shortenDescriptions(child, length);
 }
 
 function setPattern(schema: Schema, pattern: string, position: number): Message | undefined {
