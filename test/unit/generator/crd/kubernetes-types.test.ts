@@ -1,0 +1,169 @@
+/**
+ * CRD fields typed with @kubernetes/client-node models expand to the full
+ * schema of the Kubernetes type (Kubernetes 1.37's OpenAPI, shipped in
+ * packages/generator/kubernetes-schemas/), as controller-gen inlines them:
+ * structural, no $ref, the API's list and map types, int-or-string, and an
+ * embedded ObjectMeta as `type: object`.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Schema } from '../../../../packages/generator/src/crd/types.js';
+import { scanProject } from './fixture.js';
+
+const removals: (() => void)[] = [];
+afterAll(() => {
+  for (const remove of removals) remove();
+});
+
+const IMPORTS = "import type { V1Condition, V1Container, V1ObjectReference, V1PodTemplateSpec } from '@kubernetes/client-node';";
+
+function specOf(spec: string, imports = IMPORTS): { messages: string[]; spec: Schema | undefined } {
+  const result = scanProject({
+    'src/api/thing.ts': `${imports}\nimport type { KubernetesObject } from 'shaper-gen';\n/** @shaper:resource */\nexport interface Thing extends KubernetesObject {\n  spec: {\n${spec}\n  };\n}\n`,
+  });
+  removals.push(() => result.project.remove());
+  return { messages: result.messages, spec: result.crds[0]?.versions[0]?.schema.properties?.spec };
+}
+
+const OBJECT_REFERENCE: Schema = {
+  type: 'object',
+  description: 'ObjectReference contains enough information to let you inspect or modify the referred object.',
+  'x-kubernetes-map-type': 'atomic',
+  properties: {
+    apiVersion: { type: 'string', description: 'API version of the referent.' },
+    fieldPath: {
+      type: 'string',
+      description:
+        'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.',
+    },
+    kind: { type: 'string', description: 'Kind of the referent. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds' },
+    name: { type: 'string', description: 'Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names' },
+    namespace: { type: 'string', description: 'Namespace of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/' },
+    resourceVersion: {
+      type: 'string',
+      description: 'Specific resourceVersion to which this reference is made, if any. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency',
+    },
+    uid: { type: 'string', description: 'UID of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids' },
+  },
+};
+
+/** metav1.Condition without descriptions (@shaper:maxDescLen 0). */
+const CONDITION: Schema = {
+  type: 'object',
+  required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
+  properties: {
+    lastTransitionTime: { type: 'string', format: 'date-time' },
+    message: { type: 'string' },
+    observedGeneration: { type: 'integer', format: 'int64' },
+    reason: { type: 'string' },
+    status: { type: 'string' },
+    type: { type: 'string' },
+  },
+};
+
+describe('a field typed with a Kubernetes model', () => {
+  it('is the structural schema of the Kubernetes type, complete', () => {
+    const { messages, spec } = specOf(
+      [
+        '    ref: V1ObjectReference;',
+        '    /** The owner, described here. */',
+        '    owner?: V1ObjectReference;',
+        '    /**',
+        '     * @shaper:listType map',
+        '     * @shaper:listMapKey type',
+        '     * @shaper:maxItems 16',
+        '     * @shaper:maxDescLen 0',
+        '     */',
+        '    conditions?: V1Condition[];',
+      ].join('\n'),
+    );
+    expect(messages).toEqual([]);
+    expect(spec).toEqual({
+      type: 'object',
+      required: ['ref'],
+      properties: {
+        conditions: { type: 'array', maxItems: 16, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'], items: CONDITION },
+        owner: { ...OBJECT_REFERENCE, description: 'The owner, described here.' },
+        ref: OBJECT_REFERENCE,
+      },
+    });
+  });
+
+  it('is found written as a namespace member, an import type, in a list and in a map', () => {
+    const { messages, spec } = specOf(
+      [
+        '    /** @shaper:maxDescLen 0 */',
+        '    byNamespace?: k8s.V1ObjectReference;',
+        "    /** @shaper:maxDescLen 0 */\n    byImport?: import('@kubernetes/client-node').V1ObjectReference;",
+        '    /** @shaper:maxDescLen 0 */\n    list?: k8s.V1ObjectReference[];',
+        '    /** @shaper:maxDescLen 0 */\n    map?: Record<string, k8s.V1ObjectReference>;',
+      ].join('\n'),
+      "import type * as k8s from '@kubernetes/client-node';",
+    );
+    expect(messages).toEqual([]);
+    const { description: _, ...reference } = OBJECT_REFERENCE;
+    const bare = { ...reference, properties: Object.fromEntries(Object.entries(reference.properties!).map(([name, { type }]) => [name, { type }])) };
+    expect(spec).toEqual({
+      type: 'object',
+      properties: { byImport: bare, byNamespace: bare, list: { type: 'array', items: bare }, map: { type: 'object', additionalProperties: bare } },
+    });
+  });
+});
+
+/** Every node of a schema, with its path. */
+function* nodes(schema: Schema, path = ''): Generator<[string, Schema]> {
+  yield [path, schema];
+  for (const [name, property] of Object.entries(schema.properties ?? {})) yield* nodes(property, `${path}.${name}`);
+  if (schema.items) yield* nodes(schema.items, `${path}[]`);
+  if (schema.additionalProperties) yield* nodes(schema.additionalProperties, `${path}{}`);
+}
+
+describe('a V1PodTemplateSpec field', () => {
+  const { messages, spec } = specOf('    /** The pods to run. */\n    template: V1PodTemplateSpec;\n    /** @shaper:maxItems 8 */\n    sidecars?: V1Container[];');
+  const template = spec?.properties?.template;
+  const podSpec = template?.properties?.spec;
+  const container = podSpec?.properties?.containers?.items;
+
+  it('has the embedded metadata as a bare object, as controller-gen writes it', () => {
+    expect(messages).toEqual([]);
+    expect(template?.description).toBe('The pods to run.');
+    expect(template?.properties?.metadata).toEqual({
+      type: 'object',
+      description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+    });
+    expect(podSpec?.required).toEqual(['containers']);
+  });
+
+  it("keeps the API's list maps, defaults of their keys, int-or-string and quantities", () => {
+    const containers = podSpec?.properties?.containers;
+    expect([containers?.['x-kubernetes-list-type'], containers?.['x-kubernetes-list-map-keys']]).toEqual(['map', ['name']]);
+    expect(container?.properties?.ports?.['x-kubernetes-list-map-keys']).toEqual(['containerPort', 'protocol']);
+    expect(container?.properties?.ports?.items?.properties?.protocol).toEqual({ type: 'string', description: 'Protocol for port. Must be UDP, TCP, or SCTP. Defaults to "TCP".', default: 'TCP' });
+    expect(podSpec?.properties?.imagePullSecrets?.items?.properties?.name?.default).toBe('');
+    const { description: _, ...limits } = container?.properties?.resources?.properties?.limits?.additionalProperties ?? {};
+    expect(limits).toEqual({
+      anyOf: [{ type: 'integer' }, { type: 'string' }],
+      pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
+      'x-kubernetes-int-or-string': true,
+    });
+    const { description: __, ...port } = container?.properties?.livenessProbe?.properties?.httpGet?.properties?.port ?? {};
+    expect(port).toEqual({ anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
+  });
+
+  it('is structural: every node typed, no $ref, no zero-value defaults, properties and additionalProperties apart', () => {
+    const problems: string[] = [];
+    for (const [path, node] of nodes(spec ?? {})) {
+      if (node.type === undefined && !node['x-kubernetes-int-or-string']) problems.push(`${path}: no type`);
+      if ('$ref' in node || 'allOf' in node || 'oneOf' in node) problems.push(`${path}: a reference`);
+      if (node.properties && node.additionalProperties) problems.push(`${path}: properties and additionalProperties`);
+      if (node.default !== undefined && !path.endsWith('imagePullSecrets[].name') && (node.default === '' || node.default === 0 || node.default === false || typeof node.default === 'object')) {
+        problems.push(`${path}: default ${JSON.stringify(node.default)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('takes markers on the field itself, where the CEL cost estimator reads them', () => {
+    expect(spec?.properties?.sidecars?.maxItems).toBe(8);
+    expect(spec?.properties?.sidecars?.items).toEqual(container);
+  });
+});
