@@ -213,6 +213,13 @@ export const MARKERS: readonly MarkerDefinition[] = [
     help: 'The object is a Kubernetes object with apiVersion, kind and metadata, checked as such (e.g. a field typed `KubernetesObject`).',
   },
   {
+    name: 'embeddedObjectMeta',
+    place: 'schema',
+    argument: flag,
+    writes: '`properties` of each embedded `metadata`',
+    help: "Every `metadata` of type ObjectMeta inside the field (a V1PodTemplateSpec's, a V1JobTemplateSpec's) keeps name, namespace, labels, annotations and finalizers, which `type: object` alone prunes; like controller-gen's crd:generateEmbeddedObjectMeta. On a kind, for the whole CRD.",
+  },
+  {
     name: 'maxDescLen',
     place: 'schema',
     argument: count,

@@ -68,6 +68,8 @@ export class SchemaBuilder {
     if (required?.length) schema.required = required;
     for (const key of ['additionalProperties', 'x-kubernetes-preserve-unknown-fields'] as const) if (own[key] !== undefined) Object.assign(schema, { [key]: own[key] });
     applySchemaMarkers(schema, this.markers.markersOf(declaration, 'schema'), (marker, message, position) => this.markers.report(marker, message, position));
+    // The kind's own metadata stays the API server's, whatever a marker on the kind (embeddedObjectMeta) did below it.
+    schema.properties.metadata = { type: 'object' };
     return schema;
   }
 
