@@ -2,9 +2,9 @@
  * CRD fields typed with @kubernetes/client-node models, expanded to
  * Kubernetes 1.37's schemas, against the real kube-apiserver (etcd and
  * kube-apiserver only): the CRD, with a PodTemplateSpec, a JobTemplateSpec,
- * an ObjectReference, Conditions and a CEL rule over bounded containers, is
- * created with strict field validation (structural, and within the CEL cost
- * budget) and becomes Established; an object with a full pod template reads
+ * an ObjectReference, Conditions and CEL rules over the template's containers
+ * and bounded sidecars, is created with strict field validation (structural,
+ * and within the CEL cost budget) and becomes Established; an object with a full pod template reads
  * back as the API server stores a Pod's fields: defaults applied, unknown
  * fields pruned, quantities and int-or-strings either way; what the Pod
  * schema forbids is refused.
@@ -32,7 +32,11 @@ import type { KubernetesObject } from 'shaper-gen';
  */
 export interface Runner extends KubernetesObject {
   spec: {
-    /** The pods to run; their metadata keeps labels and annotations. @shaper:embeddedObjectMeta */
+    /**
+     * The pods to run; their metadata keeps labels and annotations.
+     * @shaper:embeddedObjectMeta
+     * @shaper:validation rule="self.spec.containers.all(c, !c.image.endsWith(':latest'))" message="pin images"
+     */
     template: V1PodTemplateSpec;
     /** @shaper:maxDescLen 0 */
     job?: V1JobTemplateSpec;
@@ -153,6 +157,7 @@ describe('a CRD with Kubernetes types in its schema', () => {
       // As in controller-gen's CRDs: int-or-string is an integer or a string; a Pod would take 0.5.
       'a fractional quantity': { template: { spec: { containers: [{ ...container, resources: { limits: { cpu: 0.5 } } }] } } },
       'too many sidecars': { template: { spec: { containers: [container] } }, sidecars: [1, 2, 3, 4, 5].map((i) => ({ name: `s${i}`, image: 'x:1' })) },
+      'an unpinned image': { template: { spec: { containers: [{ ...container, image: 'app:latest' }] } } },
       'an unpinned sidecar': { template: { spec: { containers: [container] } }, sidecars: [{ name: 's', image: 'x:latest' }] },
     };
     const messages: Record<string, string> = {};
@@ -172,6 +177,7 @@ describe('a CRD with Kubernetes types in its schema', () => {
       'a bad quantity': `${cpu}: Invalid value: "lots": ${cpu} in body should match '${quantityPattern}'`,
       'a fractional quantity': `[${cpu}: Invalid value: "number": ${cpu} in body must be of type integer,string: "number", <nil>: Invalid value: "": "${cpu}" must validate at least one schema (anyOf), ${cpu}: Invalid value: "number": ${cpu} in body must be of type integer: "number", <nil>: Invalid value: "": Checked value must be of type integer (default format) in ${cpu}, ${skipped}]`,
       'too many sidecars': `[spec.sidecars: Too many: 5: must have at most 4 items, ${skipped}]`,
+      'an unpinned image': 'spec.template: Invalid value: pin images',
       'an unpinned sidecar': 'spec.sidecars: Invalid value: pin sidecar images',
     });
   });

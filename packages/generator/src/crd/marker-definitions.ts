@@ -224,7 +224,7 @@ export const MARKERS: readonly MarkerDefinition[] = [
     place: 'schema',
     argument: count,
     writes: '`description` (shortened)',
-    help: "Shortens every description in the field's schema, its own and its subfields', to at most this many characters (at a sentence's end where one fits); 0 removes them. Like controller-gen's crd:maxDescLen, for the size of a field typed from @kubernetes/client-node (a V1PodTemplateSpec's descriptions are two thirds of its schema); on a kind, for the whole CRD.",
+    help: "Shortens every description in the field's schema, its own and its subfields', to at most this many characters (at a sentence's end where one fits, else at a word's); 0 removes them. Like controller-gen's crd:maxDescLen, for the size of a field typed from @kubernetes/client-node (a V1PodTemplateSpec's descriptions are two thirds of its schema); on a kind, for the whole CRD.",
   },
   {
     name: 'validation',

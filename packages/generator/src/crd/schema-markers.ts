@@ -166,14 +166,15 @@ function declareEmbeddedObjectMeta(schema: Schema): void {
   for (const child of [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.additionalProperties ? [schema.additionalProperties] : [])]) declareEmbeddedObjectMeta(child);
 }
 
-/** Every description in the schema cut to `length` characters: at the last sentence's end that fits, else at `length`; 0 removes them. */
+/** Every description in the schema cut to `length` characters: at the last sentence's end that fits, else at a word's; 0 removes them. */
 export function shortenDescriptions(schema: Schema, length: number): void {
   if (schema.description !== undefined) {
     if (length === 0) delete schema.description;
     else if (schema.description.length > length) {
-      const cut = schema.description.slice(0, length);
+      const cut = schema.description.slice(0, length + 1);
       const sentence = cut.lastIndexOf('. ');
-      schema.description = sentence > 0 ? cut.slice(0, sentence + 1) : cut;
+      const word = cut.search(/\s\S*$/);
+      schema.description = sentence > 0 ? cut.slice(0, sentence + 1) : word > 0 ? cut.slice(0, word) : cut.slice(0, length);
     }
   }
   const children = [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.additionalProperties ? [schema.additionalProperties] : []), ...(schema.anyOf ?? [])];

@@ -167,3 +167,49 @@ describe('a V1PodTemplateSpec field', () => {
     expect(spec?.properties?.sidecars?.items).toEqual(container);
   });
 });
+
+describe('@shaper:embeddedObjectMeta and @shaper:maxDescLen', () => {
+  const EMBEDDED_META = {
+    type: 'object',
+    properties: {
+      annotations: { type: 'object', additionalProperties: { type: 'string' } },
+      finalizers: { type: 'array', items: { type: 'string' } },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      name: { type: 'string' },
+      namespace: { type: 'string' },
+    },
+  };
+
+  it("declare each embedded metadata's fields, and shorten or drop descriptions, below the field", () => {
+    const { messages, spec } = specOf(
+      "    /**\n     * @shaper:embeddedObjectMeta\n     * @shaper:maxDescLen 0\n     */\n    job: k8s.V1JobTemplateSpec;\n    /** @shaper:maxDescLen 40 */\n    ref?: k8s.V1ObjectReference;",
+      "import type * as k8s from '@kubernetes/client-node';",
+    );
+    expect(messages).toEqual([]);
+    const job = spec?.properties?.job;
+    expect(job?.properties?.metadata).toEqual(EMBEDDED_META);
+    expect(job?.properties?.spec?.properties?.template?.properties?.metadata).toEqual(EMBEDDED_META);
+    expect([...nodes(job ?? {})].filter(([, node]) => node.description !== undefined)).toEqual([]);
+    expect(Object.fromEntries(Object.entries(spec?.properties?.ref?.properties ?? {}).map(([name, node]) => [name, node.description]))).toEqual({
+      apiVersion: 'API version of the referent.',
+      fieldPath: 'If referring to a piece of an object',
+      kind: 'Kind of the referent.',
+      name: 'Name of the referent.',
+      namespace: 'Namespace of the referent.',
+      resourceVersion: 'Specific resourceVersion to which this',
+      uid: 'UID of the referent.',
+    });
+  });
+
+  it("on a kind apply to its whole schema but leave the kind's own metadata to the API server", () => {
+    const result = scanProject({
+      'src/api/thing.ts': `import type { V1PodTemplateSpec } from '@kubernetes/client-node';\nimport type { KubernetesObject } from 'shaper-gen';\n/**\n * A thing.\n * @shaper:resource\n * @shaper:embeddedObjectMeta\n * @shaper:maxDescLen 0\n */\nexport interface Thing extends KubernetesObject {\n  spec: { template: V1PodTemplateSpec };\n}\n`,
+    });
+    removals.push(() => result.project.remove());
+    expect(result.messages).toEqual([]);
+    const schema = result.crds[0]!.versions[0]!.schema;
+    expect(schema.properties?.metadata).toEqual({ type: 'object' });
+    expect(schema.properties?.spec?.properties?.template?.properties?.metadata).toEqual(EMBEDDED_META);
+    expect([...nodes(schema)].filter(([, node]) => node.description !== undefined)).toEqual([]);
+  });
+});
