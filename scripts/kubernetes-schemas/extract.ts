@@ -87,7 +87,8 @@ function compact(schema: Json): Json {
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || (key === 'allOf' && out.$ref !== undefined)) continue;
     if (key === '$ref' && typeof value === 'string') out.$ref = value.slice(REF_PREFIX.length);
-    else if (key === 'properties' && value && typeof value === 'object' && !Array.isArray(value)) out.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, compact(property)]));
+    else if (key === 'properties' && value && typeof value === 'object' && !Array.isArray(value))
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, compact(property)]));
     else out[key] = compact(value);
   }
   return out;

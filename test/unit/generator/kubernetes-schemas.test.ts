@@ -34,7 +34,17 @@ describe('the shipped Kubernetes schemas', () => {
     const common = ours.filter((name) => models.has(name));
     // Newer kinds than the client's, and the primitives it inlines (IntstrIntOrString, V1Time…), are ours alone.
     expect(common.length).toBeGreaterThan(500);
-    for (const name of ['V1PodSpec', 'V1PodTemplateSpec', 'V1JobTemplateSpec', 'V1ObjectReference', 'V1Condition', 'CoreV1Event', 'EventsV1Event', 'RbacV1Subject', 'AdmissionregistrationV1ServiceReference']) {
+    for (const name of [
+      'V1PodSpec',
+      'V1PodTemplateSpec',
+      'V1JobTemplateSpec',
+      'V1ObjectReference',
+      'V1Condition',
+      'CoreV1Event',
+      'EventsV1Event',
+      'RbacV1Subject',
+      'AdmissionregistrationV1ServiceReference',
+    ]) {
       expect([name, models.has(name), ours.includes(name)]).toEqual([name, true, true]);
     }
   });

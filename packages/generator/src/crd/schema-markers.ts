@@ -162,8 +162,10 @@ const EMBEDDED_OBJECT_META: Readonly<Record<string, Schema>> = {
 /** Each `metadata` below the schema that is a bare object (ObjectMeta as written inside a type) declares EMBEDDED_OBJECT_META. */
 function declareEmbeddedObjectMeta(schema: Schema): void {
   const metadata = schema.properties?.metadata;
-  if (metadata?.type === 'object' && !metadata.properties && !metadata.additionalProperties && !metadata['x-kubernetes-preserve-unknown-fields']) metadata.properties = structuredClone(EMBEDDED_OBJECT_META);
-  for (const child of [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.additionalProperties ? [schema.additionalProperties] : [])]) declareEmbeddedObjectMeta(child);
+  if (metadata?.type === 'object' && !metadata.properties && !metadata.additionalProperties && !metadata['x-kubernetes-preserve-unknown-fields'])
+    metadata.properties = structuredClone(EMBEDDED_OBJECT_META);
+  for (const child of [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.additionalProperties ? [schema.additionalProperties] : [])])
+    declareEmbeddedObjectMeta(child);
 }
 
 /** Every description in the schema cut to `length` characters: at the last sentence's end that fits, else at a word's; 0 removes them. */
@@ -177,7 +179,12 @@ export function shortenDescriptions(schema: Schema, length: number): void {
       schema.description = sentence > 0 ? cut.slice(0, sentence + 1) : word > 0 ? cut.slice(0, word) : cut.slice(0, length);
     }
   }
-  const children = [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.additionalProperties ? [schema.additionalProperties] : []), ...(schema.anyOf ?? [])];
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(schema.items ? [schema.items] : []),
+    ...(schema.additionalProperties ? [schema.additionalProperties] : []),
+    ...(schema.anyOf ?? []),
+  ];
   for (const child of children) shortenDescriptions(child, length);
 }
 

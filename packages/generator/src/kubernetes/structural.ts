@@ -90,6 +90,20 @@ class Expander {
       const withDefault = this.keepDefault(api.default, isMapKey) ? { ...referenced, default: api.default } : referenced;
       return this.withDescription(withDefault, api.description);
     }
+    const schema = this.keywords(api, isMapKey);
+    if (api.items) schema.items = this.schema(api.items, api['x-kubernetes-list-map-keys'] ?? []);
+    if (api.properties) {
+      const required = new Set(api.required ?? []);
+      const keys = new Set(mapKeys.filter((key) => !required.has(key)));
+      schema.properties = Object.fromEntries(Object.entries(api.properties).map(([field, property]) => [field, this.schema(property, [], keys.has(field))]));
+    }
+    if (typeof api.additionalProperties === 'object') schema.additionalProperties = this.schema(api.additionalProperties);
+    else if (api.additionalProperties === true && !api.properties) schema['x-kubernetes-preserve-unknown-fields'] = true;
+    return schema;
+  }
+
+  /** What a schema says of its own value, not of what it contains. */
+  private keywords(api: ApiSchema, isMapKey: boolean): Schema {
     const schema: Schema = {};
     const type = api.type ?? (api.properties ? 'object' : undefined);
     if (type !== undefined && SCHEMA_TYPES.has(type)) schema.type = type as NonNullable<Schema['type']>;
@@ -101,14 +115,6 @@ class Expander {
     if (api['x-kubernetes-list-map-keys']) schema['x-kubernetes-list-map-keys'] = [...api['x-kubernetes-list-map-keys']];
     if (api['x-kubernetes-map-type']) schema['x-kubernetes-map-type'] = api['x-kubernetes-map-type'];
     if (api.required?.length) schema.required = [...api.required];
-    if (api.items) schema.items = this.schema(api.items, api['x-kubernetes-list-map-keys'] ?? []);
-    if (api.properties) {
-      const required = new Set(api.required ?? []);
-      const keys = new Set(mapKeys.filter((key) => !required.has(key)));
-      schema.properties = Object.fromEntries(Object.entries(api.properties).map(([field, property]) => [field, this.schema(property, [], keys.has(field))]));
-    }
-    if (typeof api.additionalProperties === 'object') schema.additionalProperties = this.schema(api.additionalProperties);
-    else if (api.additionalProperties === true && !api.properties) schema['x-kubernetes-preserve-unknown-fields'] = true;
     return schema;
   }
 

@@ -40,7 +40,8 @@ const OBJECT_REFERENCE: Schema = {
     namespace: { type: 'string', description: 'Namespace of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/' },
     resourceVersion: {
       type: 'string',
-      description: 'Specific resourceVersion to which this reference is made, if any. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency',
+      description:
+        'Specific resourceVersion to which this reference is made, if any. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency',
     },
     uid: { type: 'string', description: 'UID of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids' },
   },
@@ -117,6 +118,21 @@ function* nodes(schema: Schema, path = ''): Generator<[string, Schema]> {
   if (schema.additionalProperties) yield* nodes(schema.additionalProperties, `${path}{}`);
 }
 
+/** The schema at a dotted path below `schema`: property names, `[]` for a list's items, `{}` for a map's values. */
+function at(schema: Schema | undefined, path: string): Schema | undefined {
+  return path.split('.').reduce<Schema | undefined>((node, part) => (part === '[]' ? node?.items : part === '{}' ? node?.additionalProperties : node?.properties?.[part]), schema);
+}
+
+function structuralProblems(path: string, node: Schema): string[] {
+  const problems: string[] = [];
+  if (node.type === undefined && !node['x-kubernetes-int-or-string']) problems.push(`${path}: no type`);
+  if ('$ref' in node || 'allOf' in node || 'oneOf' in node) problems.push(`${path}: a reference`);
+  if (node.properties && node.additionalProperties) problems.push(`${path}: properties and additionalProperties`);
+  const zero = node.default === '' || node.default === 0 || node.default === false || typeof node.default === 'object';
+  if (node.default !== undefined && zero && !path.endsWith('imagePullSecrets[].name')) problems.push(`${path}: default ${JSON.stringify(node.default)}`);
+  return problems;
+}
+
 describe('a V1PodTemplateSpec field', () => {
   const { messages, spec } = specOf('    /** The pods to run. */\n    template: V1PodTemplateSpec;\n    /** @shaper:maxItems 8 */\n    sidecars?: V1Container[];');
   const template = spec?.properties?.template;
@@ -134,32 +150,23 @@ describe('a V1PodTemplateSpec field', () => {
   });
 
   it("keeps the API's list maps, defaults of their keys, int-or-string and quantities", () => {
-    const containers = podSpec?.properties?.containers;
+    const containers = at(podSpec, 'containers');
     expect([containers?.['x-kubernetes-list-type'], containers?.['x-kubernetes-list-map-keys']]).toEqual(['map', ['name']]);
-    expect(container?.properties?.ports?.['x-kubernetes-list-map-keys']).toEqual(['containerPort', 'protocol']);
-    expect(container?.properties?.ports?.items?.properties?.protocol).toEqual({ type: 'string', description: 'Protocol for port. Must be UDP, TCP, or SCTP. Defaults to "TCP".', default: 'TCP' });
-    expect(podSpec?.properties?.imagePullSecrets?.items?.properties?.name?.default).toBe('');
-    const { description: _, ...limits } = container?.properties?.resources?.properties?.limits?.additionalProperties ?? {};
+    expect(at(container, 'ports')?.['x-kubernetes-list-map-keys']).toEqual(['containerPort', 'protocol']);
+    expect(at(container, 'ports.[].protocol')).toEqual({ type: 'string', description: 'Protocol for port. Must be UDP, TCP, or SCTP. Defaults to "TCP".', default: 'TCP' });
+    expect(at(podSpec, 'imagePullSecrets.[].name')?.default).toBe('');
+    const { description: _, ...limits } = at(container, 'resources.limits.{}') ?? {};
     expect(limits).toEqual({
       anyOf: [{ type: 'integer' }, { type: 'string' }],
       pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$',
       'x-kubernetes-int-or-string': true,
     });
-    const { description: __, ...port } = container?.properties?.livenessProbe?.properties?.httpGet?.properties?.port ?? {};
+    const { description: __, ...port } = at(container, 'livenessProbe.httpGet.port') ?? {};
     expect(port).toEqual({ anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
   });
 
   it('is structural: every node typed, no $ref, no zero-value defaults, properties and additionalProperties apart', () => {
-    const problems: string[] = [];
-    for (const [path, node] of nodes(spec ?? {})) {
-      if (node.type === undefined && !node['x-kubernetes-int-or-string']) problems.push(`${path}: no type`);
-      if ('$ref' in node || 'allOf' in node || 'oneOf' in node) problems.push(`${path}: a reference`);
-      if (node.properties && node.additionalProperties) problems.push(`${path}: properties and additionalProperties`);
-      if (node.default !== undefined && !path.endsWith('imagePullSecrets[].name') && (node.default === '' || node.default === 0 || node.default === false || typeof node.default === 'object')) {
-        problems.push(`${path}: default ${JSON.stringify(node.default)}`);
-      }
-    }
-    expect(problems).toEqual([]);
+    expect([...nodes(spec ?? {})].flatMap(([path, node]) => structuralProblems(path, node))).toEqual([]);
   });
 
   it('takes markers on the field itself, where the CEL cost estimator reads them', () => {
@@ -182,7 +189,7 @@ describe('@shaper:embeddedObjectMeta and @shaper:maxDescLen', () => {
 
   it("declare each embedded metadata's fields, and shorten or drop descriptions, below the field", () => {
     const { messages, spec } = specOf(
-      "    /**\n     * @shaper:embeddedObjectMeta\n     * @shaper:maxDescLen 0\n     */\n    job: k8s.V1JobTemplateSpec;\n    /** @shaper:maxDescLen 40 */\n    ref?: k8s.V1ObjectReference;",
+      '    /**\n     * @shaper:embeddedObjectMeta\n     * @shaper:maxDescLen 0\n     */\n    job: k8s.V1JobTemplateSpec;\n    /** @shaper:maxDescLen 40 */\n    ref?: k8s.V1ObjectReference;',
       "import type * as k8s from '@kubernetes/client-node';",
     );
     expect(messages).toEqual([]);
