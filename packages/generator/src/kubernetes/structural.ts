@@ -9,12 +9,13 @@
  * in full where a CEL type needs its fields. The field's own description
  * wins over its type's, as a Go doc comment does.
  *
- * Defaults: the published OpenAPI gives every required non-pointer field its
- * Go zero value as default (`""`, `0`, `false`, `{}`); controller-gen writes
- * only the defaults Kubernetes' types declare (`+default=`), so zero values
- * are dropped, except on list-map keys that are not required, which a CRD
- * needs defaulted (LocalObjectReference's name: `default: ""`, as
- * controller-gen writes it).
+ * Defaults: the published OpenAPI gives a required field that is not a
+ * pointer its Go zero value as default (`""`, `0`, `false`) and a struct
+ * `{}`; a CRD would then default what it requires, so those are dropped, as
+ * controller-gen has none. The defaults of optional scalar fields are the
+ * ones Kubernetes' types declare (`+default=""` on LocalObjectReference's
+ * name, `TCP` on a container port's protocol) and are kept, as controller-gen
+ * writes them.
  */
 import type { Schema } from '../crd/types.js';
 import { apiDefinition, type ApiSchema } from './api-schemas.js';
@@ -64,19 +65,18 @@ class Expander {
 
   constructor(private readonly options: ExpandOptions) {}
 
-  /** A definition's schema; `mapKeys`: the fields that key the list it is an item of (they keep their defaults). */
-  definition(name: string, mapKeys: readonly string[] = []): Schema {
+  definition(name: string): Schema {
     const special = SPECIAL[name];
     if (special) return this.withDescription(special, apiDefinition(name)?.description);
     if (name === OBJECT_META && this.options.objectMeta === 'object') return { type: 'object' };
-    const key = [name, this.options.descriptions, this.options.objectMeta, ...mapKeys].join('\0');
+    const key = [name, this.options.descriptions, this.options.objectMeta].join('\0');
     const cached = cache.get(key);
     if (cached) return cached;
     // No GA definition contains itself; were one to, the inner occurrence keeps what is sent, as a CRD must.
     if (this.stack.includes(name)) return UNKNOWN_FIELDS;
     this.stack.push(name);
     try {
-      const schema = this.schema(apiDefinition(name) ?? {}, mapKeys);
+      const schema = this.schema(apiDefinition(name) ?? {});
       cache.set(key, schema);
       return schema;
     } finally {
@@ -84,18 +84,17 @@ class Expander {
     }
   }
 
-  private schema(api: ApiSchema, mapKeys: readonly string[] = [], isMapKey = false): Schema {
+  private schema(api: ApiSchema, required = false): Schema {
     if (api.$ref !== undefined) {
-      const referenced = this.definition(api.$ref, mapKeys);
-      const withDefault = this.keepDefault(api.default, isMapKey) ? { ...referenced, default: api.default } : referenced;
+      const referenced = this.definition(api.$ref);
+      const withDefault = keepDefault(api.default, required) ? { ...referenced, default: api.default } : referenced;
       return this.withDescription(withDefault, api.description);
     }
-    const schema = this.keywords(api, isMapKey);
-    if (api.items) schema.items = this.schema(api.items, api['x-kubernetes-list-map-keys'] ?? []);
+    const schema = this.keywords(api, required);
+    if (api.items) schema.items = this.schema(api.items);
     if (api.properties) {
-      const required = new Set(api.required ?? []);
-      const keys = new Set(mapKeys.filter((key) => !required.has(key)));
-      schema.properties = Object.fromEntries(Object.entries(api.properties).map(([field, property]) => [field, this.schema(property, [], keys.has(field))]));
+      const requiredFields = new Set(api.required ?? []);
+      schema.properties = Object.fromEntries(Object.entries(api.properties).map(([field, property]) => [field, this.schema(property, requiredFields.has(field))]));
     }
     if (typeof api.additionalProperties === 'object') schema.additionalProperties = this.schema(api.additionalProperties);
     else if (api.additionalProperties === true && !api.properties) schema['x-kubernetes-preserve-unknown-fields'] = true;
@@ -103,14 +102,14 @@ class Expander {
   }
 
   /** What a schema says of its own value, not of what it contains. */
-  private keywords(api: ApiSchema, isMapKey: boolean): Schema {
+  private keywords(api: ApiSchema, required: boolean): Schema {
     const schema: Schema = {};
     const type = api.type ?? (api.properties ? 'object' : undefined);
     if (type !== undefined && SCHEMA_TYPES.has(type)) schema.type = type as NonNullable<Schema['type']>;
     if (api.format !== undefined) schema.format = api.format;
     if (this.options.descriptions && api.description !== undefined) schema.description = api.description;
     if (api.enum) schema.enum = [...api.enum];
-    if (this.keepDefault(api.default, isMapKey)) schema.default = api.default;
+    if (keepDefault(api.default, required)) schema.default = api.default;
     if (api['x-kubernetes-list-type']) schema['x-kubernetes-list-type'] = api['x-kubernetes-list-type'];
     if (api['x-kubernetes-list-map-keys']) schema['x-kubernetes-list-map-keys'] = [...api['x-kubernetes-list-map-keys']];
     if (api['x-kubernetes-map-type']) schema['x-kubernetes-map-type'] = api['x-kubernetes-map-type'];
@@ -118,15 +117,15 @@ class Expander {
     return schema;
   }
 
-  private keepDefault(value: unknown, isMapKey: boolean): boolean {
-    if (value === undefined) return false;
-    if (isMapKey) return true;
-    const zero = value === '' || value === 0 || value === false || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
-    return !zero;
-  }
-
   private withDescription(schema: Schema, description: string | undefined): Schema {
     if (!this.options.descriptions || description === undefined) return schema;
     return { ...schema, description };
   }
+}
+
+/** Whether a default is one Kubernetes' types declare rather than the Go zero value of a required field or a struct. */
+function keepDefault(value: unknown, required: boolean): boolean {
+  if (value === undefined) return false;
+  if (typeof value === 'object' && value !== null && Object.keys(value).length === 0) return false;
+  return !required || !(value === '' || value === 0 || value === false);
 }
