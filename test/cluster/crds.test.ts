@@ -13,7 +13,6 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +24,7 @@ import { tool } from '../../support/kindenv/tools.js';
 import { EXAMPLE_GROUP, GAUGE, WIDGET } from '../support/crd-fixture-sources.js';
 import { createFixtureProject, REPO_ROOT, type FixtureProject } from '../support/fixture-project.js';
 import { helmTemplate, type K8sObject } from '../support/helm.js';
+import { rawClient, type RawClient } from '../support/raw-client.js';
 
 const run = promisify(execFile);
 const log = (line: string) => process.stderr.write(`crds: ${line}\n`);
@@ -240,56 +240,3 @@ describe('CRDs installed by the chart (helm install, upgrade, uninstall)', () =>
     await waitFor('the CRD to be deleted', async () => ((await readCrd()) === undefined ? true : undefined), 30_000);
   });
 });
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | undefined>;
-  text: string;
-  json: unknown;
-}
-
-interface RawClient {
-  request(method: string, urlPath: string, body?: unknown): Promise<RawResponse>;
-  close(): void;
-}
-
-/** JSON as written, no client model in between (client-node's would rename x-kubernetes-* keys and drop what it does not know). */
-function rawClient(plane: ControlPlane): RawClient {
-  const agent = new https.Agent({ keepAlive: true, ca: plane.ca.cert, cert: plane.admin.cert, key: plane.admin.key });
-  return {
-    request: (method, urlPath, body) =>
-      new Promise((resolve, reject) => {
-        const request = https.request(
-          { host: '127.0.0.1', port: plane.apiServerPort, path: urlPath, method, agent, timeout: 15_000, headers: { 'Content-Type': 'application/json' } },
-          (response) => {
-            const chunks: Buffer[] = [];
-            response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('end', () => {
-              const text = Buffer.concat(chunks).toString('utf8');
-              const warning = response.headers.warning;
-              resolve({
-                status: response.statusCode ?? 0,
-                headers: { warning: Array.isArray(warning) ? warning.join(', ') : warning },
-                text,
-                json: parseJson(text),
-              });
-            });
-            response.on('error', reject);
-          },
-        );
-        request.on('timeout', () => request.destroy(new Error('no answer from the API server within 15 s')));
-        request.on('error', reject);
-        request.end(body === undefined ? undefined : JSON.stringify(body));
-      }),
-    close: () => agent.destroy(),
-  };
-}
-
-/** The body as JSON; undefined for an empty or plain-text one (a 404 for an unserved version is "404 page not found"). */
-function parseJson(text: string): unknown {
-  try {
-    return text ? (JSON.parse(text) as unknown) : undefined;
-  } catch {
-    return undefined;
-  }
-}

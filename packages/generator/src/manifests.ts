@@ -9,6 +9,7 @@ import { chartContractProblems } from './chart-contract.js';
 import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, VALIDATING_POLICIES_FILE, validatingPoliciesModel } from './model.js';
+import { withBuiltInResources } from './kubernetes/built-in-resources.js';
 import { loadCrdSchemas } from './policy/crd-schemas.js';
 import type { DecoratedPolicy } from './policy/scan-policy.js';
 import type { DecoratedConversion } from './conversion/scan-conversion.js';
@@ -51,8 +52,8 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const { scanWebhooks } = await import('./scan.js');
   const { crdFiles, obsoleteCrdFiles, scanCustomResources, withGeneratedCrds } = await import('./crd/generate.js');
   const crdScan = scanCustomResources(config.tsconfig, sources, config.root);
-  // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists.
-  const policySchemas = withGeneratedCrds(crdScan.crds, await loadCrdSchemas(config.root, config.crds));
+  // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists, then from Kubernetes' own schemas.
+  const policySchemas = withGeneratedCrds(crdScan.crds, withBuiltInResources(await loadCrdSchemas(config.root, config.crds)));
   const { webhooks, policies, conversions, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, { policies: policySchemas, customResources: crdScan.crds });
   if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
     throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');

@@ -53,7 +53,10 @@ export function declareSchemaTypes(env: Environment, root: string, schema: Struc
     env.registerType(name, { fields });
     // cel-go compares two objects of one type (`object.spec == oldObject.spec`); cel-js needs the overload declared (it adds !=).
     // Names of list items and map values (`Object.spec.ports.@items`) are not valid in a signature: those stay undeclared.
-    if (!name.includes('@')) env.registerOperator(`${name} == ${name}`, checkOnly);
+    if (name.includes('@')) return;
+    env.registerOperator(`${name} == ${name}`, checkOnly);
+    // cel-go lets null compare with an object type (`oldObject == null` on CREATE).
+    env.registerOperator(`${name} == null`, checkOnly);
   };
   const typeOf = (node: StructuralSchema, path: string, atRoot: boolean): string => {
     if (node['x-kubernetes-int-or-string']) return 'dyn';

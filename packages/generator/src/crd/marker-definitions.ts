@@ -213,6 +213,20 @@ export const MARKERS: readonly MarkerDefinition[] = [
     help: 'The object is a Kubernetes object with apiVersion, kind and metadata, checked as such (e.g. a field typed `KubernetesObject`).',
   },
   {
+    name: 'embeddedObjectMeta',
+    place: 'schema',
+    argument: flag,
+    writes: '`properties` of each embedded `metadata`',
+    help: "Every `metadata` of type ObjectMeta inside the field (a V1PodTemplateSpec's, a V1JobTemplateSpec's) keeps name, namespace, labels, annotations and finalizers, which `type: object` alone prunes; like controller-gen's crd:generateEmbeddedObjectMeta. On a kind, for the whole CRD.",
+  },
+  {
+    name: 'maxDescLen',
+    place: 'schema',
+    argument: count,
+    writes: '`description` (shortened)',
+    help: "Shortens every description in the field's schema, its own and its subfields', to at most this many characters (at a sentence's end where one fits, else at a word's); 0 removes them. Like controller-gen's crd:maxDescLen, for the size of a field typed from @kubernetes/client-node (a V1PodTemplateSpec's descriptions are two thirds of its schema); on a kind, for the whole CRD.",
+  },
+  {
     name: 'validation',
     place: 'schema',
     repeatable: true,

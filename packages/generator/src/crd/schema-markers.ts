@@ -54,6 +54,7 @@ const APPLIES_TO: Readonly<Record<string, { readonly shapes: readonly Shape[]; r
   enum: { shapes: SCALAR, words: 'strings, numbers and booleans' },
   preserveUnknownFields: { shapes: ['object', 'any'], words: 'objects' },
   embeddedResource: { shapes: ['object'], words: 'objects' },
+  embeddedObjectMeta: { shapes: ['object', 'array'], words: 'objects and lists' },
 };
 
 /** Applies `markers` in order (a later one of the same name wins, repeatable ones add up), then checks the result. */
@@ -138,9 +139,53 @@ function apply(schema: Schema, { definition, argument, marker }: AppliedMarker):
       return undefined;
     case 'validation':
       return addRule(schema, argument as KeyArguments);
+    case 'embeddedObjectMeta':
+      declareEmbeddedObjectMeta(schema);
+      return undefined;
+    case 'maxDescLen':
+      shortenDescriptions(schema, argument as number);
+      return undefined;
     default:
       return { text: `@shaper:${name} belongs ${name === 'resource' ? 'on a kind' : 'elsewhere'}` };
   }
+}
+
+/** The ObjectMeta fields controller-gen's crd:generateEmbeddedObjectMeta writes. */
+const EMBEDDED_OBJECT_META: Readonly<Record<string, Schema>> = {
+  annotations: { type: 'object', additionalProperties: { type: 'string' } },
+  finalizers: { type: 'array', items: { type: 'string' } },
+  labels: { type: 'object', additionalProperties: { type: 'string' } },
+  name: { type: 'string' },
+  namespace: { type: 'string' },
+};
+
+/** Each `metadata` below the schema that is a bare object (ObjectMeta as written inside a type) declares EMBEDDED_OBJECT_META. */
+function declareEmbeddedObjectMeta(schema: Schema): void {
+  const metadata = schema.properties?.metadata;
+  if (metadata?.type === 'object' && !metadata.properties && !metadata.additionalProperties && !metadata['x-kubernetes-preserve-unknown-fields'])
+    metadata.properties = structuredClone(EMBEDDED_OBJECT_META);
+  for (const child of [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.additionalProperties ? [schema.additionalProperties] : [])])
+    declareEmbeddedObjectMeta(child);
+}
+
+/** Every description in the schema cut to `length` characters: at the last sentence's end that fits, else at a word's; 0 removes them. */
+export function shortenDescriptions(schema: Schema, length: number): void {
+  if (schema.description !== undefined) {
+    if (length === 0) delete schema.description;
+    else if (schema.description.length > length) {
+      const cut = schema.description.slice(0, length + 1);
+      const sentence = cut.lastIndexOf('. ');
+      const word = cut.search(/\s\S*$/);
+      schema.description = sentence > 0 ? cut.slice(0, sentence + 1) : word > 0 ? cut.slice(0, word) : cut.slice(0, length);
+    }
+  }
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(schema.items ? [schema.items] : []),
+    ...(schema.additionalProperties ? [schema.additionalProperties] : []),
+    ...(schema.anyOf ?? []),
+  ];
+  for (const child of children) shortenDescriptions(child, length);
 }
 
 function setPattern(schema: Schema, pattern: string, position: number): Message | undefined {

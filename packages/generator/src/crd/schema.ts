@@ -12,16 +12,21 @@
  *   `x-kubernetes-preserve-unknown-fields`.
  * - shaper-gen's `ObjectMeta` → `type: object`, as controller-gen writes
  *   metav1.ObjectMeta; a kind's apiVersion, kind and metadata likewise.
+ * - models of @kubernetes/client-node (`V1PodTemplateSpec`, `V1Condition`…)
+ *   → the full schema of the Kubernetes type, inlined as controller-gen
+ *   inlines it (kubernetes/structural.ts).
  * - JSDoc text → `description`; `@shaper:` schema markers on the property and
  *   on the named types it goes through (innermost first, the property's last).
  *
  * What has no structural schema (unions of objects, tuples, functions,
- * recursive types, Date, Map, types of libraries the scan does not load) is a
+ * recursive types, Date, Map, types of other libraries the scan does not load) is a
  * diagnostic at the field, never a guess.
  */
 import type { ts as TS } from 'ts-morph';
 import { diagnosticAt } from '../diagnostics.js';
 import { loadTypeScript } from '../typescript.js';
+import { clientNodeDefinition, KUBERNETES_MINOR } from '../kubernetes/api-schemas.js';
+import { expandDefinition } from '../kubernetes/structural.js';
 import { isKnown, type KnownTypes } from './known-types.js';
 import { readDocumentation } from './marker-syntax.js';
 import type { MarkerReader } from './markers.js';
@@ -63,6 +68,8 @@ export class SchemaBuilder {
     if (required?.length) schema.required = required;
     for (const key of ['additionalProperties', 'x-kubernetes-preserve-unknown-fields'] as const) if (own[key] !== undefined) Object.assign(schema, { [key]: own[key] });
     applySchemaMarkers(schema, this.markers.markersOf(declaration, 'schema'), (marker, message, position) => this.markers.report(marker, message, position));
+    // The kind's own metadata stays the API server's, whatever a marker on the kind (embeddedObjectMeta) did below it.
+    schema.properties.metadata = { type: 'object' };
     return schema;
   }
 
@@ -89,7 +96,7 @@ export class SchemaBuilder {
 
   private shape(type: TS.Type, node: TS.TypeNode | undefined, at: TS.Node): Schema {
     const unresolved = unresolvedReference(this.checker, node);
-    if (unresolved) return this.fail(unresolved, this.unresolvedMessage(unresolved));
+    if (unresolved) return this.kubernetesType(unresolved) ?? this.fail(unresolved, this.unresolvedMessage(unresolved));
     if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return { 'x-kubernetes-preserve-unknown-fields': true };
     if (type.flags & ts.TypeFlags.NonPrimitive) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
     if (isKnown(type.getSymbol(), this.known.objectMeta)) return { type: 'object' };
@@ -185,7 +192,9 @@ export class SchemaBuilder {
         this.fail(at, `an index signature with ${this.show(info.keyType)} keys has no JSON schema; a map's keys are strings`);
         continue;
       }
-      if (info.type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) {
+      const valueNode = declaration ? declaration.type : mapValueNode(node);
+      // A value type that did not resolve (a Kubernetes model, a typo) is any to the checker, not unknown.
+      if (info.type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) && !unresolvedReference(this.checker, valueNode)) {
         schema['x-kubernetes-preserve-unknown-fields'] = true;
         continue;
       }
@@ -196,16 +205,24 @@ export class SchemaBuilder {
         );
         continue;
       }
-      const valueNode = declaration ? declaration.type : mapValueNode(node);
       schema.additionalProperties = this.usage(info.type, valueNode, at, declaration);
     }
+  }
+
+  /** A model of @kubernetes/client-node (`V1PodSpec`) as the full schema of the Kubernetes type it is generated from, as controller-gen inlines it. */
+  private kubernetesType(reference: NamedReference): Schema | undefined {
+    if (importedFrom(this.checker, reference) !== CLIENT_NODE) return undefined;
+    const definition = clientNodeDefinition(modelName(reference));
+    const schema = definition === undefined ? undefined : expandDefinition(definition, { descriptions: true, objectMeta: 'object' });
+    // The expansion is shared between fields; markers change the field's copy.
+    return schema && structuredClone(schema);
   }
 
   private unresolvedMessage(reference: NamedReference): string {
     const name = (ts.isTypeReferenceNode(reference) ? reference.typeName : reference.qualifier).getText();
     const from = importedFrom(this.checker, reference);
     if (from === CLIENT_NODE) {
-      return `${name} from ${CLIENT_NODE}: Kubernetes API types are not expanded into CRD schemas yet; declare the fields you need in an interface of your own, or type the field \`unknown\` (kept as is, with x-kubernetes-preserve-unknown-fields)`;
+      return `${name} from ${CLIENT_NODE} is not a model of Kubernetes ${KUBERNETES_MINOR}'s GA API (the schemas of beta and alpha APIs are not shipped): use a GA type (V1…), declare the fields you need in an interface of your own, or type the field \`unknown\` (kept as is, with x-kubernetes-preserve-unknown-fields)`;
     }
     if (from !== undefined && !from.startsWith('.')) return `${name} from ${from}: the CRD scan reads the types of the project's sources and of shaper-gen, not of other packages`;
     return `cannot find the type ${name}`;
@@ -219,6 +236,12 @@ export class SchemaBuilder {
     this.markers.diagnostics.push(diagnosticAt(node, message));
     return {};
   }
+}
+
+/** The model a reference names: `V1PodSpec`, also written `k8s.V1PodSpec` or `import('@kubernetes/client-node').V1PodSpec`. */
+function modelName(reference: NamedReference): string {
+  const name = ts.isTypeReferenceNode(reference) ? reference.typeName : reference.qualifier;
+  return ts.isQualifiedName(name) ? name.right.text : name.text;
 }
 
 function scalarKind(type: TS.Type): ScalarKind {

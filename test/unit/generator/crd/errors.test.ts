@@ -256,12 +256,12 @@ describe('types without a structural schema', () => {
   it('are refused at the type, with what to write instead', () => {
     expect(
       problems({
-        'src/api/k.ts': `${HEAD}import type { V1PodSpec } from '@kubernetes/client-node';
+        'src/api/k.ts': `${HEAD}import type { V1beta1LeaseCandidate } from '@kubernetes/client-node';
 import type { Foo } from 'some-lib';
 /** @shaper:resource */
 export interface Thing extends KubernetesObject {
   spec?: {
-    pod?: V1PodSpec;
+    pod?: V1beta1LeaseCandidate;
     foo?: Foo;
     when?: Date;
     map?: Map<string, string>;
@@ -274,13 +274,13 @@ export interface Thing extends KubernetesObject {
     typo?: Misspelt;
     both?: { x?: string; [key: string]: number };
     keys?: { [index: number]: string };
-    inline?: import('@kubernetes/client-node').V1ObjectReference;
+    inline?: import('@kubernetes/client-node').V1NoSuchModel;
   };
 }
 `,
       }),
     ).toEqual([
-      'src/api/k.ts:7:11: V1PodSpec from @kubernetes/client-node: Kubernetes API types are not expanded into CRD schemas yet; declare the fields you need in an interface of your own, or type the field `unknown` (kept as is, with x-kubernetes-preserve-unknown-fields)',
+      "src/api/k.ts:7:11: V1beta1LeaseCandidate from @kubernetes/client-node is not a model of Kubernetes 1.37's GA API (the schemas of beta and alpha APIs are not shipped): use a GA type (V1…), declare the fields you need in an interface of your own, or type the field `unknown` (kept as is, with x-kubernetes-preserve-unknown-fields)",
       "src/api/k.ts:8:11: Foo from some-lib: the CRD scan reads the types of the project's sources and of shaper-gen, not of other packages",
       'src/api/k.ts:9:12: Date is not JSON: the API server stores a string; type the field `string` with `@shaper:format date-time`',
       'src/api/k.ts:10:11: Map is not JSON: use Record<string, T> for a map, or T[] with `@shaper:listType set` for a set',
@@ -293,7 +293,7 @@ export interface Thing extends KubernetesObject {
       'src/api/k.ts:17:12: cannot find the type Misspelt',
       'src/api/k.ts:18:26: an object with properties cannot also be a map of typed values (properties and additionalProperties exclude each other); index it with `unknown`, or move the map into a property of its own',
       "src/api/k.ts:19:14: an index signature with `number` keys has no JSON schema; a map's keys are strings",
-      'src/api/k.ts:20:14: V1ObjectReference from @kubernetes/client-node: Kubernetes API types are not expanded into CRD schemas yet; declare the fields you need in an interface of your own, or type the field `unknown` (kept as is, with x-kubernetes-preserve-unknown-fields)',
+      "src/api/k.ts:20:14: V1NoSuchModel from @kubernetes/client-node is not a model of Kubernetes 1.37's GA API (the schemas of beta and alpha APIs are not shipped): use a GA type (V1…), declare the fields you need in an interface of your own, or type the field `unknown` (kept as is, with x-kubernetes-preserve-unknown-fields)",
     ]);
   });
 });
