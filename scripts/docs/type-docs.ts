@@ -69,7 +69,9 @@ export function readTypeDocs(root: string, entry: string): TypeDocs {
           type: (member.type?.getText(source) ?? 'unknown').replace(/\breadonly\s+/g, '').replace(/\s+/g, ' '),
           doc: jsDocOf(member),
         }));
-        interfaces.set(statement.name.text, { name: statement.name.text, file, doc: jsDocOf(statement), properties });
+        // Properties of the interfaces it extends (in the files read) come first, as an editor lists them.
+        const inherited = (statement.heritageClauses ?? []).flatMap((clause) => clause.types.flatMap((type) => interfaces.get(type.expression.getText(source))?.properties ?? []));
+        interfaces.set(statement.name.text, { name: statement.name.text, file, doc: jsDocOf(statement), properties: [...inherited, ...properties] });
       } else if (ts.isTypeAliasDeclaration(statement)) {
         const list = /^\(typeof (\w+)\)\[number\]$/.exec(statement.type.getText(source));
         if (list) listAliases.set(statement.name.text, list[1]!);
