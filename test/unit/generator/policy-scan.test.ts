@@ -175,11 +175,11 @@ export class Tier {}`,
       }).dir,
     );
     expect(result.pass).toBe('syntax');
-    expect(result.policies.map((p) => [p.className, p.policy.name, p.policy.validationActions])).toEqual([
+    expect(result.policies.map((p) => [p.className, p.policy.name, 'validationActions' in p.policy && p.policy.validationActions])).toEqual([
       ['Limit', 'limit.example.com', ['Warn', 'Audit']],
       ['Tier', 'tier.example.com', ['Deny']],
     ]);
-    expect(result.policies[0]!.policy.validations).toEqual([{ expression: 'object.spec.replicas <= 5' }]);
+    expect('validations' in result.policies[0]!.policy && result.policies[0]!.policy.validations).toEqual([{ expression: 'object.spec.replicas <= 5' }]);
   });
 
   it('leaves problems to the checker, which reports the same ones', async () => {
