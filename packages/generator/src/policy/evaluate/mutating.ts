@@ -18,6 +18,18 @@ import { mismatch } from './match.js';
 import { defaultNamespaceObject, ExpressionError, expressionRunner, matchConditions } from './runner.js';
 import type { EvaluationInput, PolicyStatus } from './validating.js';
 
+/** Built-in kinds whose topology the merge knows beyond metadata, by `group/version/Kind`. */
+const BUILTIN_SCHEMAS: Readonly<Record<string, MergeSchema>> = {
+  '/v1/ConfigMap': objectSchema({
+    type: 'object',
+    properties: { data: { type: 'object', additionalProperties: { type: 'string' } }, binaryData: { type: 'object', additionalProperties: { type: 'string' } }, immutable: { type: 'boolean' } },
+  }),
+};
+
+function builtinKind(kind: { readonly group: string; readonly version: string; readonly kind: string }): string {
+  return `${kind.group}/${kind.version}/${kind.kind}`;
+}
+
 export interface MutationInput extends EvaluationInput {
   /** The resource's structural schema (a CRD's openAPIV3Schema): what an ApplyConfiguration merges by. Without it only metadata can be merged. */
   readonly schema?: MergeSchema;
@@ -107,14 +119,17 @@ export function evaluateMutatingPolicy(policy: ResolvedMutatingPolicy, input: Mu
   const why = mismatch(policy, request, namespaceObject);
   if (why) return notMatched(why);
   const runner = expressionRunner(policy, input, namespaceObject);
-  const refused = (message: string): MutationResult => {
-    const text = `policy '${policy.name}' with binding '${input.bindingName ?? policy.name}' denied request: ${message}`;
-    return { matched: true, allowed: false, status: { code: 403, reason: 'Invalid', message: text, causes: [{ message: text }] }, object: original };
+  const binding = input.bindingName ?? policy.name;
+  const refused = (messages: readonly string[]): MutationResult => {
+    const texts = messages.map((message) => `policy '${policy.name}' with binding '${binding}' denied request: ${message}`);
+    return { matched: true, allowed: false, status: { code: 403, reason: 'Invalid', message: texts[0]!, causes: texts.map((message) => ({ message })) }, object: original };
   };
   const conditions = matchConditions(policy, runner.run);
   if ('unmatched' in conditions) return notMatched(conditions.unmatched);
-  if (conditions.error !== undefined) return policy.failurePolicy === 'Fail' ? refused(conditions.error) : notMatched('a matchCondition failed and failurePolicy is Ignore');
-  const schema = input.schema ? objectSchema(input.schema) : METADATA_ONLY_SCHEMA;
+  if (conditions.error !== undefined) return policy.failurePolicy === 'Fail' ? refused([conditions.error]) : notMatched('a matchCondition failed and failurePolicy is Ignore');
+  const schema = input.schema ? objectSchema(input.schema) : (BUILTIN_SCHEMAS[builtinKind(request.kind)] ?? METADATA_ONLY_SCHEMA);
+  // A mutation that fails leaves the object as it was and the next one runs (dispatcher.go); under Fail the request is then refused, first error first.
+  const errors: string[] = [];
   let object = original;
   for (const mutation of policy.mutations) {
     if (object === null || object === undefined) continue;
@@ -124,9 +139,9 @@ export function evaluateMutatingPolicy(policy: ResolvedMutatingPolicy, input: Mu
       object = applied(policy, object, mutation, result, schema);
     } catch (error) {
       if (!(error instanceof ExpressionError || error instanceof MutationError)) throw error;
-      // Fail refuses the request; Ignore skips this mutation and goes on with the next.
-      if (policy.failurePolicy === 'Fail') return refused(error.message);
+      errors.push(error.message);
     }
   }
+  if (errors.length > 0 && policy.failurePolicy === 'Fail') return refused(errors);
   return { matched: true, allowed: true, object };
 }
