@@ -18,7 +18,9 @@ import { generateManifests } from '../../packages/generator/src/manifests.js';
 import { writeGeneratedFiles } from '../../packages/generator/src/output.js';
 import type { MergeSchema } from '../../packages/generator/src/policy/evaluate/apply-configuration.js';
 import { evaluateMutatingPolicy, type MutationResult } from '../../packages/generator/src/policy/evaluate/mutating.js';
+import { checkPolicyExpressions } from '../../packages/generator/src/policy/expressions.js';
 import type { ResolvedMutatingPolicy } from '../../runtime/options/mutating-policy-types.js';
+import { resolveMutatingPolicyOptions } from '../../runtime/options/policy-resolve.js';
 import { mutatingPolicyOf } from '../../runtime/policy/decorator.js';
 import { AssignmentProfileLabelPolicy } from '../../sample/policies/assignment-profile-label-policy.js';
 import { startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
@@ -28,6 +30,7 @@ import { helmTemplate, type K8sObject } from '../support/helm.js';
 import { apiClient, collectionPath, type ApiAnswer, type ApiClient } from './policy-differential/api-client.js';
 import type { Obj, PolicyCase } from './policy-differential/cases.js';
 import { mutatingCases } from './policy-differential/mutating-cases.js';
+import { MUTATION_EXPRESSION_CASES, type MutationExpressionCase } from './policy-differential/mutating-expressions.js';
 import { MUTATING_FIXTURE_NAMESPACES, MUTATING_FIXTURES } from './policy-differential/mutating-fixtures.js';
 
 const log = (line: string) => process.stderr.write(`mutating policies: ${line}\n`);
@@ -55,6 +58,32 @@ const schemas = new Map<string, MergeSchema>();
 const stored = new Map<string, Obj>();
 const namespaces = new Map<string, unknown>();
 const compared: { case: PolicyCase; server: Outcome; local: Outcome }[] = [];
+const compiled: { case: MutationExpressionCase; ours: string[]; server: string | undefined }[] = [];
+
+/** Each expression in a mutation of a policy on Deployments, compiled by us and by the API server (a dry-run create). */
+async function judgeExpressions(): Promise<void> {
+  for (const c of MUTATION_EXPRESSION_CASES) {
+    const field = c.patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration';
+    const rules = [{ groups: ['apps'], versions: ['v1'], resources: ['deployments'], operations: ['CREATE'] }];
+    const { policy, problems } = resolveMutatingPolicyOptions({ name: 'expression.mutating-test.shaper-gen.io', rules, mutations: [{ patchType: c.patchType, [field]: { expression: c.expression } }] }, 'ExpressionCase');
+    if (!policy) throw new Error(`expression case options refused: ${problems.map((p) => p.message).join('; ')}`);
+    const ours = checkPolicyExpressions(policy, undefined).map((p) => p.message);
+    const object = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicy',
+      metadata: { name: policy.name },
+      spec: {
+        failurePolicy: 'Fail',
+        reinvocationPolicy: 'Never',
+        matchConstraints: { resourceRules: rules.map((r) => ({ apiGroups: r.groups, apiVersions: r.versions, resources: r.resources, operations: r.operations })) },
+        mutations: [{ patchType: c.patchType, [field]: { expression: c.expression } }],
+      },
+    };
+    const answer = await client!.request('POST', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies?dryRun=All', object);
+    if (answer.status !== 201 && answer.status !== 422) throw new Error(`unexpected ${answer.status} for ${c.expression}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    compiled.push({ case: c, ours, server: answer.status === 201 ? undefined : (answer.body as { message: string }).message });
+  }
+}
 
 async function ok(answer: Promise<ApiAnswer>, what: string): Promise<any> {
   const { status, body } = await answer;
@@ -221,6 +250,7 @@ beforeAll(async () => {
     const resource = object.kind === 'MutatingAdmissionPolicy' ? 'mutatingadmissionpolicies' : 'mutatingadmissionpolicybindings';
     await ok(client.request('POST', `/apis/admissionregistration.k8s.io/v1/${resource}`, object), `creating ${object.kind} ${object.metadata.name}`);
   }
+  await judgeExpressions();
   await waitForPolicies();
   log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const c of cases) compared.push({ case: c, server: await serverOutcome(c), local: localOutcome(c) });
@@ -246,6 +276,12 @@ afterAll(async () => {
 });
 
 describe('@MutatingPolicy on the kube-apiserver', () => {
+  it('compiles mutation CEL as the API server does: the same expressions accepted and refused', () => {
+    const disagreements = compiled.filter((x) => (x.ours.length === 0) !== (x.server === undefined)).map((x) => ({ ...x.case, ours: x.ours, server: x.server }));
+    console.log(`mutation expressions: ${compiled.length} judged, ${compiled.filter((x) => x.server === undefined).length} accepted by the API server, ${disagreements.length} disagreements`);
+    expect(disagreements).toEqual([]);
+  });
+
   it('installs every generated policy and binding as admissionregistration.k8s.io/v1', () => {
     const installed = rendered.filter((o) => o.kind !== 'CustomResourceDefinition');
     expect(installed.map((o) => `${o.apiVersion} ${o.kind}/${o.metadata.name}`).sort()).toEqual(

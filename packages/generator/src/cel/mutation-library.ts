@@ -116,11 +116,8 @@ function typeCheck(schemaTyped: boolean) {
     const name = dottedName(nameNode);
     if (name === undefined) throw checker.createError('invalid_construction', 'a message type name must be an identifier, like Object.spec', nameNode);
     const { type, fields } = target(checker, name, nameNode, schemaTyped);
-    const seen = new Set<string>();
     for (const [key, value] of mapNode.args as [Node, Node][]) {
       if (key.op !== 'id' || typeof key.args !== 'string') throw checker.createError('invalid_construction', `a field of ${name}{…} must be a name, not an expression`, key);
-      if (seen.has(key.args)) throw checker.createError('duplicate_field', `field '${key.args}' is set twice in ${name}{…}`, key);
-      seen.add(key.args);
       const valueType = checker.check(value, ctx);
       if (!fields) continue;
       const fieldType = fields[key.args] ?? (name === OBJECT_TYPE ? implicitField(checker, key.args) : undefined);
