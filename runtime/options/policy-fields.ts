@@ -7,7 +7,7 @@
  */
 import type { ProblemPath } from '../problems.js';
 import { eachItem, expectArray, expectObject, expectString, oneOf, reportDuplicates, validOnly, type Checker, type Report } from './check.js';
-import { checkFields, checkMatchConditions, checkRule, stringWhere, WEBHOOK_FIELDS, type Fields } from './fields.js';
+import { checkMatchConditions, checkRule, stringWhere, WEBHOOK_FIELDS, type Fields } from './fields.js';
 import { isDnsSubdomain, isQualifiedName } from './kubernetes-names.js';
 import { checkLabelSelector } from './label-selector.js';
 import {

@@ -18,7 +18,7 @@ const MUTATING_METADATA = Symbol.for('shaper-gen.mutating-policy');
 type KnownOptionsOnly<O, Known> = O & Readonly<Record<Exclude<keyof O, keyof Known>, never>>;
 type ClassDecorator = <C extends abstract new (...args: never[]) => unknown>(target: C, context?: ClassDecoratorContext<C>) => void;
 
-function policyDecorator<R>(decorator: string, metadata: symbol, resolve: (options: unknown, className: string) => { policy?: R; problems: Problem[] }, options: unknown): ClassDecorator {
+function policyDecorator(decorator: string, metadata: symbol, resolve: (options: unknown, className: string) => { policy?: object; problems: Problem[] }, options: unknown): ClassDecorator {
   return (target, context) => {
     const kind = (context as { kind?: unknown } | undefined)?.kind;
     if (context !== undefined && kind !== 'class') throw new TypeError(`${decorator} decorates classes, not a ${String(kind)}`);
@@ -28,9 +28,9 @@ function policyDecorator<R>(decorator: string, metadata: symbol, resolve: (optio
   };
 }
 
-function metadataOf<R>(target: unknown, metadata: symbol): R | undefined {
+function metadataOf(target: unknown, metadata: symbol): unknown {
   if (typeof target !== 'function') return undefined;
-  return Object.prototype.hasOwnProperty.call(target, metadata) ? (target as unknown as Record<symbol, R>)[metadata] : undefined;
+  return Object.prototype.hasOwnProperty.call(target, metadata) ? (target as unknown as Record<symbol, unknown>)[metadata] : undefined;
 }
 
 /**
@@ -53,10 +53,10 @@ export function MutatingPolicy<const O extends MutatingPolicyOptions>(options: K
 
 /** The resolved options of a class decorated with `@ValidatingPolicy`, or undefined. */
 export function validatingPolicyOf(target: unknown): ResolvedValidatingPolicy | undefined {
-  return metadataOf(target, VALIDATING_METADATA);
+  return metadataOf(target, VALIDATING_METADATA) as ResolvedValidatingPolicy | undefined;
 }
 
 /** The resolved options of a class decorated with `@MutatingPolicy`, or undefined. */
 export function mutatingPolicyOf(target: unknown): ResolvedMutatingPolicy | undefined {
-  return metadataOf(target, MUTATING_METADATA);
+  return metadataOf(target, MUTATING_METADATA) as ResolvedMutatingPolicy | undefined;
 }

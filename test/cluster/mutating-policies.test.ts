@@ -65,7 +65,10 @@ async function judgeExpressions(): Promise<void> {
   for (const c of MUTATION_EXPRESSION_CASES) {
     const field = c.patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration';
     const rules = [{ groups: ['apps'], versions: ['v1'], resources: ['deployments'], operations: ['CREATE'] }];
-    const { policy, problems } = resolveMutatingPolicyOptions({ name: 'expression.mutating-test.shaper-gen.io', rules, mutations: [{ patchType: c.patchType, [field]: { expression: c.expression } }] }, 'ExpressionCase');
+    const { policy, problems } = resolveMutatingPolicyOptions(
+      { name: 'expression.mutating-test.shaper-gen.io', rules, mutations: [{ patchType: c.patchType, [field]: { expression: c.expression } }] },
+      'ExpressionCase',
+    );
     if (!policy) throw new Error(`expression case options refused: ${problems.map((p) => p.message).join('; ')}`);
     const ours = checkPolicyExpressions(policy, undefined).map((p) => p.message);
     const object = {
@@ -115,7 +118,12 @@ async function generatePolicies(workDir: string): Promise<K8sObject[]> {
     crds: [],
   };
   const { files, policies: generated } = await generateManifests(config);
-  expect(generated.filter((p) => 'mutations' in p.policy).map((p) => p.className).sort()).toEqual(POLICY_CLASSES.map((c) => c.name).sort());
+  expect(
+    generated
+      .filter((p) => 'mutations' in p.policy)
+      .map((p) => p.className)
+      .sort(),
+  ).toEqual(POLICY_CLASSES.map((c) => c.name).sort());
   writeGeneratedFiles(files);
   // Without a cluster helm lists no served kinds: the Kubernetes version of the control plane decides.
   const objects = await helmTemplate(chartDir, { kubeVersion: '1.37.2' });
@@ -136,7 +144,7 @@ function sentObject(c: PolicyCase): Obj {
   const current = stored.get(c.id)!;
   const { labels: _labels, ...metadata } = current.metadata;
   const { metadata: next, ...content } = c.object!;
-  return { ...content, metadata: { ...metadata, ...(next.labels && { labels: next.labels }) } } as Obj;
+  return { ...content, metadata: { ...metadata, ...(next.labels && { labels: next.labels }) } };
 }
 
 async function serverOutcome(c: PolicyCase): Promise<Outcome> {
@@ -215,7 +223,16 @@ async function waitForPolicies(): Promise<void> {
     const canary = cases.find((c) => {
       if (c.operation !== 'CREATE') return false;
       const result = evaluateMutatingPolicy(policy, {
-        request: { operation: 'CREATE', kind: c.kind, resource: c.resource, name: c.object!.metadata.name, namespace: c.object!.metadata.namespace, userInfo: ADMIN, object: c.object!, dryRun: true },
+        request: {
+          operation: 'CREATE',
+          kind: c.kind,
+          resource: c.resource,
+          name: c.object!.metadata.name,
+          namespace: c.object!.metadata.namespace,
+          userInfo: ADMIN,
+          object: c.object!,
+          dryRun: true,
+        },
         namespaceObject: namespaces.get(c.object!.metadata.namespace),
         ...(schemas.get(`${c.kind.group}/${c.kind.version}/${c.kind.kind}`) && { schema: schemas.get(`${c.kind.group}/${c.kind.version}/${c.kind.kind}`)! }),
       });
@@ -263,7 +280,10 @@ beforeAll(async () => {
   );
   const refusals = new Map<string, number>();
   for (const x of compared.filter((y) => !y.server.allowed)) {
-    const why = (x.server.message ?? '').replace(/^policy '([^']+)'.*? denied request: /, '$1: ').replace(/expression '.*' resulted in error/, 'expression error').slice(0, 110);
+    const why = (x.server.message ?? '')
+      .replace(/^policy '([^']+)'.*? denied request: /, '$1: ')
+      .replace(/expression '.*' resulted in error/, 'expression error')
+      .slice(0, 110);
     refusals.set(why, (refusals.get(why) ?? 0) + 1);
   }
   console.log(`refusals by kind:\n${[...refusals].map(([why, n]) => `  ${n} × ${why}`).join('\n')}`);

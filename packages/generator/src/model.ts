@@ -62,7 +62,7 @@ export const MUTATING_POLICIES_FILE = 'mutating-admission-policies.yaml';
 
 /** The policies of one kind (`validating` or `mutating`), sorted by name, as the policy templates read them. */
 export function policiesModel(policies: readonly DecoratedPolicy[], kind: 'validating' | 'mutating', chartName: string, root: string) {
-  const sorted = policies.filter(({ policy }) => ('mutations' in policy) === (kind === 'mutating')).sort((a, b) => compareText(a.policy.name, b.policy.name));
+  const sorted = policies.filter(({ policy }) => 'mutations' in policy === (kind === 'mutating')).sort((a, b) => compareText(a.policy.name, b.policy.name));
   return {
     helpers: helmHelpers(chartName),
     policies: sorted.map(({ policy, className, file }) => ({

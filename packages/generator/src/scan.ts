@@ -90,7 +90,7 @@ function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameRes
       for (const decorator of ts.getDecorators(statement) ?? []) {
         const marker = markerOf(decorator, resolver);
         const webhook = marker === 'webhook' ? readDecorator(statement, decorator, resolver, diagnostics) : undefined;
-        const policy = isPolicyMarker(marker) ? readPolicyDecorator(marker!, statement, decorator, resolver, diagnostics, policyContext) : undefined;
+        const policy = isPolicyMarker(marker) ? readPolicyDecorator({ marker: marker!, classNode: statement, decorator }, resolver, diagnostics, policyContext) : undefined;
         if (webhook) found.push(webhook);
         if (policy) policies.push(policy);
       }

@@ -25,7 +25,9 @@ const ASSIGNMENTS = { groups: ['shaper.io'], versions: ['v1alpha1'], resources: 
     { patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'managed-by': 'shaper', 'owner': string(variables.owner)}}}" } },
     {
       patchType: 'ApplyConfiguration',
-      applyConfiguration: { expression: "Object{data: {'defaulted': string(has(object.data) && 'mode' in object.data ? object.data.mode : 'none'), 'count': string(size(object.metadata.labels))}}" },
+      applyConfiguration: {
+        expression: "Object{data: {'defaulted': string(has(object.data) && 'mode' in object.data ? object.data.mode : 'none'), 'count': string(size(object.metadata.labels))}}",
+      },
     },
   ],
 })
@@ -41,7 +43,8 @@ export class ConfigMapApply {}
     {
       patchType: 'JSONPatch',
       jsonPatch: {
-        expression: "'lock' in object.data ? [JSONPatch{op: 'test', path: '/data/lock', value: 'open'}, JSONPatch{op: 'remove', path: '/data/lock'}, JSONPatch{op: 'add', path: '/data/unlocked', value: 'yes'}] : []",
+        expression:
+          "'lock' in object.data ? [JSONPatch{op: 'test', path: '/data/lock', value: 'open'}, JSONPatch{op: 'remove', path: '/data/lock'}, JSONPatch{op: 'add', path: '/data/unlocked', value: 'yes'}] : []",
       },
     },
     {
@@ -99,7 +102,7 @@ export class ProfileApply {}
   rules: [ASSIGNMENTS],
   namespaceSelector: { matchLabels: { [MUTATING_FIXTURE_LABEL]: 'assignment-weight' } },
   mutations: [
-    { patchType: 'JSONPatch', jsonPatch: { expression: 'has(object.spec.weight) ? [] : [JSONPatch{op: \'add\', path: \'/spec/weight\', value: 50}]' } },
+    { patchType: 'JSONPatch', jsonPatch: { expression: "has(object.spec.weight) ? [] : [JSONPatch{op: 'add', path: '/spec/weight', value: 50}]" } },
     {
       patchType: 'ApplyConfiguration',
       applyConfiguration: {

@@ -43,7 +43,8 @@ function policyOf(mutations: Mutation[], extra: object = {}) {
 }
 const apply = (expression: string): Mutation => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
 const jsonPatch = (expression: string): Mutation => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
-const problems = (mutation: Mutation, typed = true) => checkPolicyExpressions(policyOf([mutation]), typed ? { name: 'widgets.example.com/v1', schema: SCHEMA } : undefined).map((p) => [p.offset, p.message]);
+const problems = (mutation: Mutation, typed = true) =>
+  checkPolicyExpressions(policyOf([mutation]), typed ? { name: 'widgets.example.com/v1', schema: SCHEMA } : undefined).map((p) => [p.offset, p.message]);
 
 describe('message construction', () => {
   it('is rewritten into the macro outside strings and map literals, every offset mapped back', () => {
@@ -51,7 +52,7 @@ describe('message construction', () => {
     const rewritten = rewriteMessageConstruction(source);
     expect(rewritten.text).toBe("'a{' in {'a{': 1} ? [] : [__message__(JSONPatch, {op: 'add', path: \"/x}\"})]");
     expect(rewritten.typeNames).toEqual(['JSONPatch']);
-    expect(source.slice(rewritten.originOf(rewritten.text.indexOf('op:')))).toBe("op: 'add', path: \"/x}\"}]");
+    expect(source.slice(rewritten.originOf(rewritten.text.indexOf('op:')))).toBe('op: \'add\', path: "/x}"}]');
   });
 });
 
@@ -65,18 +66,26 @@ describe('mutation expressions, compiled', () => {
   it('refuse what the API server refuses when the policy is stored, with its result types', () => {
     expect(problems(apply('object'), false)).toEqual([[0, 'mutations[0].applyConfiguration.expression must evaluate to Object but got dyn']]);
     expect(problems(jsonPatch("JSONPatch{op: 'remove', path: '/x'}"), false)).toEqual([[0, 'mutations[0].jsonPatch.expression must evaluate to list<JSONPatch> but got JSONPatch']]);
-    expect(problems(apply('Widget{spec: 1}'), false)).toEqual([[0, "mutations[0].applyConfiguration.expression: CEL compilation failed at column 1: undeclared reference to 'Widget' (in container '')"]]);
+    expect(problems(apply('Widget{spec: 1}'), false)).toEqual([
+      [0, "mutations[0].applyConfiguration.expression: CEL compilation failed at column 1: undeclared reference to 'Widget' (in container '')"],
+    ]);
     expect(problems(jsonPatch("[JSONPatch{op: 'add', pth: '/x'}]"), false)).toEqual([
-      [22, 'mutations[0].jsonPatch.expression: CEL compilation failed at column 23: JSONPatch has no field \'pth\' (JSONPatch has the fields op, path, from and value)'],
+      [22, "mutations[0].jsonPatch.expression: CEL compilation failed at column 23: JSONPatch has no field 'pth' (JSONPatch has the fields op, path, from and value)"],
     ]);
   });
 
   it('refuse a misspelt field or a wrong type against the schema, at its column', () => {
     expect(problems(apply('Object{spec: Object.spec{replicaz: 3}}'))).toEqual([
-      [25, "mutations[0].applyConfiguration.expression: CEL compilation failed at column 26: Object.spec has no field 'replicaz' in the resource's schema (object is widgets.example.com/v1, typed from its schema)"],
+      [
+        25,
+        "mutations[0].applyConfiguration.expression: CEL compilation failed at column 26: Object.spec has no field 'replicaz' in the resource's schema (object is widgets.example.com/v1, typed from its schema)",
+      ],
     ]);
     expect(problems(apply("Object{spec: Object.spec{replicas: '3'}}"))).toEqual([
-      [35, "mutations[0].applyConfiguration.expression: CEL compilation failed at column 36: field 'replicas' of Object.spec is int, got string (object is widgets.example.com/v1, typed from its schema)"],
+      [
+        35,
+        "mutations[0].applyConfiguration.expression: CEL compilation failed at column 36: field 'replicas' of Object.spec is int, got string (object is widgets.example.com/v1, typed from its schema)",
+      ],
     ]);
   });
 });
@@ -85,31 +94,70 @@ describe('JSON Patch, applied as json-patch v4 applies it', () => {
   const doc = { a: { b: 1 }, list: [1, 2, 3] };
   it('replaces a missing key by adding it, counts negative indices from the end, and keeps the object on a failed test', () => {
     expect(applyJsonPatch(doc, [{ op: 'replace', path: '/a/c', value: 2 }])).toEqual({ a: { b: 1, c: 2 }, list: [1, 2, 3] });
-    expect(applyJsonPatch(doc, [{ op: 'add', path: '/list/-1', value: 9 }, { op: 'remove', path: '/list/0' }])).toEqual({ a: { b: 1 }, list: [2, 3, 9] });
-    expect(applyJsonPatch(doc, [{ op: 'add', path: '/x', value: 1 }, { op: 'test', path: '/a/b', value: 2 }])).toBe(doc);
+    expect(
+      applyJsonPatch(doc, [
+        { op: 'add', path: '/list/-1', value: 9 },
+        { op: 'remove', path: '/list/0' },
+      ]),
+    ).toEqual({ a: { b: 1 }, list: [2, 3, 9] });
+    expect(
+      applyJsonPatch(doc, [
+        { op: 'add', path: '/x', value: 1 },
+        { op: 'test', path: '/a/b', value: 2 },
+      ]),
+    ).toBe(doc);
   });
 
-  it('fails with json-patch\'s messages', () => {
+  it("fails with json-patch's messages", () => {
     expect(() => applyJsonPatch(doc, [{ op: 'add', path: '/missing/x', value: 1 }])).toThrow(new JsonPatchError('add operation does not apply: doc is missing path: "/missing/x": missing value'));
     expect(() => applyJsonPatch(doc, [{ op: 'remove', path: '/a/c' }])).toThrow(new JsonPatchError("error in remove for path: '/a/c': Unable to remove nonexistent key: c: missing value"));
-    expect(() => applyJsonPatch(doc, [{ op: 'add', path: '/list/9', value: 1 }])).toThrow(new JsonPatchError("error in add for path: '/list/9': Unable to access invalid index: 9: invalid index referenced"));
+    expect(() => applyJsonPatch(doc, [{ op: 'add', path: '/list/9', value: 1 }])).toThrow(
+      new JsonPatchError("error in add for path: '/list/9': Unable to access invalid index: 9: invalid index referenced"),
+    );
   });
 });
 
 describe('evaluateMutatingPolicy', () => {
   const widget = (spec: object, labels?: Record<string, string>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns', ...(labels && { labels }) }, spec });
   const request = (object: object) => ({
-    request: { operation: 'CREATE', kind: { group: 'example.com', version: 'v1', kind: 'Widget' }, resource: { group: 'example.com', version: 'v1', resource: 'widgets' }, name: 'w', namespace: 'ns', object },
+    request: {
+      operation: 'CREATE',
+      kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+      resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
+      name: 'w',
+      namespace: 'ns',
+      object,
+    },
     schema: SCHEMA,
   });
 
-  it('merges an ApplyConfiguration as server-side apply does: set and map lists by value and key, the object\'s other items kept', () => {
+  it("merges an ApplyConfiguration as server-side apply does: set and map lists by value and key, the object's other items kept", () => {
     const policy = policyOf([apply("Object{spec: Object.spec{tags: ['b', 'c'], ports: [Object.spec.ports{name: 'http', port: 8080}, Object.spec.ports{name: 'metrics', port: 9090}]}}")]);
-    const result = evaluateMutatingPolicy(policy, request(widget({ tags: ['a', 'b'], ports: [{ name: 'grpc', port: 9000 }, { name: 'http', port: 80 }], args: ['x'] })));
+    const result = evaluateMutatingPolicy(
+      policy,
+      request(
+        widget({
+          tags: ['a', 'b'],
+          ports: [
+            { name: 'grpc', port: 9000 },
+            { name: 'http', port: 80 },
+          ],
+          args: ['x'],
+        }),
+      ),
+    );
     expect(result).toEqual({
       matched: true,
       allowed: true,
-      object: widget({ tags: ['a', 'b', 'c'], ports: [{ name: 'grpc', port: 9000 }, { name: 'http', port: 8080 }, { name: 'metrics', port: 9090 }], args: ['x'] }),
+      object: widget({
+        tags: ['a', 'b', 'c'],
+        ports: [
+          { name: 'grpc', port: 9000 },
+          { name: 'http', port: 8080 },
+          { name: 'metrics', port: 9090 },
+        ],
+        args: ['x'],
+      }),
     });
   });
 
@@ -150,7 +198,11 @@ describe('evaluateMutatingPolicy', () => {
       },
       object: widget({ tier: 'x' }),
     });
-    expect(evaluateMutatingPolicy(policyOf(mutations, { failurePolicy: 'Ignore' }), request(widget({ tier: 'x' })))).toEqual({ matched: true, allowed: true, object: widget({ tier: 'set', replicas: 2 }) });
+    expect(evaluateMutatingPolicy(policyOf(mutations, { failurePolicy: 'Ignore' }), request(widget({ tier: 'x' })))).toEqual({
+      matched: true,
+      allowed: true,
+      object: widget({ tier: 'set', replicas: 2 }),
+    });
     expect(evaluateMutatingPolicy(policyOf(mutations), request(widget({ tier: '4' })))).toEqual({ matched: true, allowed: true, object: widget({ tier: 'set', replicas: 5 }) });
   });
 });

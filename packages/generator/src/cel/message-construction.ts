@@ -57,81 +57,91 @@ function constructionAt(source: string, at: number): { name: string; brace: numb
   }
 }
 
+/** The end of the token at `i` that cannot hold a construction (comment, string, quoted name, number), or undefined. */
+function opaqueTokenEnd(source: string, i: number): { end: number; kind: string } | undefined {
+  const ch = source[i]!;
+  if (ch === '/' && source[i + 1] === '/') {
+    const end = source.indexOf('\n', i);
+    return { end: end < 0 ? source.length : end, kind: 'comment' };
+  }
+  const prefix = /^(?:[rR][bB]?|[bB][rR]?)(?=['"])/.exec(source.slice(i, i + 3))?.[0];
+  if (ch === '"' || ch === "'" || prefix) return { end: stringEnd(source, i + (prefix?.length ?? 0), /r/i.test(prefix ?? '')), kind: 'literal' };
+  if (ch === '`') {
+    const end = source.indexOf('`', i + 1);
+    return { end: end < 0 ? source.length : end + 1, kind: 'identifier' };
+  }
+  if (/[0-9]/.test(ch)) {
+    let end = i;
+    while (/[0-9a-zA-Z_]/.test(source[end] ?? '') || (source[end] === '.' && /[0-9]/.test(source[end + 1] ?? ''))) end++;
+    return { end, kind: 'literal' };
+  }
+  return undefined;
+}
+
+function identifierEnd(source: string, at: number): number {
+  let end = at;
+  while (isIdentifierPart(source[end])) end++;
+  return end;
+}
+
+/** The rewritten text, with the offset in the source of each of its characters. */
+class RewrittenText {
+  text = '';
+  readonly origins: number[] = [];
+
+  constructor(private readonly source: string) {}
+
+  emit(chunk: string, origin: number): void {
+    this.text += chunk;
+    this.origins.push(...Array.from(chunk, () => origin));
+  }
+
+  copy(from: number, to: number): void {
+    for (let k = from; k < to; k++) this.emit(this.source[k]!, k);
+  }
+
+  result(typeNames: readonly string[]): RewrittenSource {
+    const origins = [...this.origins, this.source.length];
+    return { text: this.text, typeNames, originOf: (offset) => origins[Math.max(0, Math.min(offset, origins.length - 1))]! };
+  }
+}
+
 /** Rewrites every message construction of `source` into a `__message__` call. Strings and comments are left alone. */
 export function rewriteMessageConstruction(source: string): RewrittenSource {
   if (!source.includes('{')) return { text: source, typeNames: [], originOf: (offset) => offset };
-  let text = '';
-  const origins: number[] = [];
+  const out = new RewrittenText(source);
   const typeNames: string[] = [];
-  const emit = (chunk: string, origin: number) => {
-    text += chunk;
-    for (let k = 0; k < chunk.length; k++) origins.push(origin);
-  };
-  const copy = (from: number, to: number) => {
-    for (let k = from; k < to; k++) emit(source[k]!, k);
-  };
   /** For each open brace: whether it opened a construction. */
   const braces: boolean[] = [];
   let previous = '';
   let i = 0;
   while (i < source.length) {
+    const opaque = opaqueTokenEnd(source, i);
+    if (opaque) {
+      out.copy(i, opaque.end);
+      [i, previous] = [opaque.end, opaque.kind === 'comment' ? previous : opaque.kind];
+      continue;
+    }
     const ch = source[i]!;
-    if (ch === '/' && source[i + 1] === '/') {
-      const end = source.indexOf('\n', i);
-      copy(i, end < 0 ? source.length : end);
-      i = end < 0 ? source.length : end;
-      continue;
+    const construction = isIdentifierStart(ch) && previous !== '.' ? constructionAt(source, i) : undefined;
+    if (construction) {
+      typeNames.push(construction.name);
+      out.emit(`${MESSAGE_MACRO}(`, i);
+      out.copy(i, construction.brace);
+      out.emit(', {', construction.brace);
+      braces.push(true);
+      [i, previous] = [construction.brace + 1, '{'];
+    } else if (isIdentifierStart(ch)) {
+      const end = identifierEnd(source, i);
+      out.copy(i, end);
+      [i, previous] = [end, 'identifier'];
+    } else {
+      if (ch === '{') braces.push(false);
+      out.copy(i, i + 1);
+      if (ch === '}' && braces.pop()) out.emit(')', i);
+      if (!isSpace(ch)) previous = ch === '?' && source[i - 1] === '.' ? '.' : ch;
+      i++;
     }
-    const prefix = /^(?:[rR][bB]?|[bB][rR]?)(?=['"])/.exec(source.slice(i, i + 3))?.[0];
-    if (ch === '"' || ch === "'" || prefix) {
-      const quoteAt = i + (prefix?.length ?? 0);
-      const end = stringEnd(source, quoteAt, /r/i.test(prefix ?? ''));
-      copy(i, end);
-      i = end;
-      previous = 'literal';
-      continue;
-    }
-    if (ch === '`') {
-      const end = source.indexOf('`', i + 1);
-      copy(i, end < 0 ? source.length : end + 1);
-      i = end < 0 ? source.length : end + 1;
-      previous = 'identifier';
-      continue;
-    }
-    if (isIdentifierStart(ch)) {
-      const construction = previous === '.' ? undefined : constructionAt(source, i);
-      if (construction) {
-        typeNames.push(construction.name);
-        emit(`${MESSAGE_MACRO}(`, i);
-        copy(i, construction.brace);
-        emit(', ', construction.brace);
-        emit('{', construction.brace);
-        braces.push(true);
-        i = construction.brace + 1;
-        previous = '{';
-        continue;
-      }
-      let end = i;
-      while (isIdentifierPart(source[end])) end++;
-      copy(i, end);
-      i = end;
-      previous = 'identifier';
-      continue;
-    }
-    if (/[0-9]/.test(ch)) {
-      let end = i;
-      while (/[0-9a-zA-Z_]/.test(source[end] ?? '') || (source[end] === '.' && /[0-9]/.test(source[end + 1] ?? ''))) end++;
-      copy(i, end);
-      i = end;
-      previous = 'literal';
-      continue;
-    }
-    if (ch === '{') braces.push(false);
-    copy(i, i + 1);
-    if (ch === '}' && braces.pop()) emit(')', i);
-    if (!isSpace(ch)) previous = ch === '?' && source[i - 1] === '.' ? '.' : ch;
-    i++;
   }
-  origins.push(source.length);
-  return { text, typeNames, originOf: (offset) => origins[Math.max(0, Math.min(offset, origins.length - 1))]! };
+  return out.result(typeNames);
 }

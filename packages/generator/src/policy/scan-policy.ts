@@ -28,7 +28,9 @@ export interface PolicyCheckContext {
 }
 
 /** The policy decorators by their `@shaperGenMarker` tag. */
-const POLICY_DECORATORS: Readonly<Record<string, { readonly name: string; readonly shape: string; readonly resolve: (raw: unknown, className: string) => { policy?: AnyResolvedPolicy; problems: Problem[] } }>> = {
+const POLICY_DECORATORS: Readonly<
+  Record<string, { readonly name: string; readonly shape: string; readonly resolve: (raw: unknown, className: string) => { policy?: AnyResolvedPolicy; problems: Problem[] } }>
+> = {
   validatingPolicy: { name: '@ValidatingPolicy', shape: '{ rules, validations }', resolve: resolveValidatingPolicyOptions },
   mutatingPolicy: { name: '@MutatingPolicy', shape: '{ rules, mutations }', resolve: resolveMutatingPolicyOptions },
 };
@@ -38,9 +40,7 @@ export function isPolicyMarker(marker: string | undefined): boolean {
 }
 
 export function readPolicyDecorator(
-  marker: string,
-  classNode: TS.ClassDeclaration,
-  decorator: TS.Decorator,
+  { marker, classNode, decorator }: { readonly marker: string; readonly classNode: TS.ClassDeclaration; readonly decorator: TS.Decorator },
   resolver: NameResolver,
   diagnostics: Diagnostic[],
   context: PolicyCheckContext | undefined,

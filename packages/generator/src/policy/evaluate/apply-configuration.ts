@@ -131,79 +131,93 @@ function itemKey(item: Json, schema: MergeSchema, path: string): string {
   return JSON.stringify(keys.map((key) => item[key] ?? null));
 }
 
-/** structured-merge-diff's visitListItems: shared items in the patch's order, the object's others where they were, new ones after. */
-function mergeList(live: Json[], patch: Json[], schema: MergeSchema, path: string): Json[] | undefined {
-  const items = schema.items ?? {};
-  const key = (item: Json) => itemKey(item, schema, path);
-  const patchKeys = patch.map(key);
-  const seen = new Set<string>();
-  for (const k of patchKeys) {
-    if (seen.has(k)) throw new ApplyConfigurationError(`${path}: duplicate entries for key ${k}`);
-    seen.add(k);
-  }
-  const patchByKey = new Map(patch.map((item, i) => [patchKeys[i]!, item]));
-  const liveKeys = live.map(key);
-  const liveByKey = new Map<string, Json>();
-  const duplicated = new Set<string>();
-  liveKeys.forEach((k, i) => (liveByKey.has(k) ? duplicated.add(k) : liveByKey.set(k, live[i]!)));
-  const liveChild = (k: string) => (duplicated.has(k) ? null : liveByKey.get(k));
-  const sharedOrder = patchKeys.filter((k) => liveByKey.has(k));
-  let nextShared = sharedOrder.shift();
-  const mergedPatch = new Set<string>();
-  const out: Json[] = [];
-  const push = (merged: Json | undefined) => merged !== undefined && out.push(merged);
-  let l = 0;
-  let r = 0;
+/** A list's items by identity; an identity the list holds twice has no item (structured-merge-diff does not merge duplicates). */
+interface IndexedList {
+  readonly keys: readonly string[];
+  readonly byKey: ReadonlyMap<string, Json | undefined>;
+}
+
+function indexList(list: readonly Json[], schema: MergeSchema, path: string, allowDuplicates: boolean): IndexedList {
+  const keys = list.map((item) => itemKey(item, schema, path));
+  const byKey = new Map<string, Json | undefined>();
+  keys.forEach((key, i) => {
+    if (!byKey.has(key)) byKey.set(key, list[i]);
+    else if (allowDuplicates) byKey.set(key, undefined);
+    else throw new ApplyConfigurationError(`${path}: duplicate entries for key ${key}`);
+  });
+  return { keys, byKey };
+}
+
+/** One item of the merged list: the object's item at `liveIndex` alone, or the item of `key` merged from both sides. */
+interface MergeStep {
+  readonly key: string;
+  readonly liveIndex?: number;
+}
+
+/** structured-merge-diff's visitListItems order: shared items in the patch's order, the object's others where they were, new ones after. */
+function mergeOrder(liveKeys: readonly string[], patchKeys: readonly string[]): MergeStep[] {
+  const inPatch = new Set(patchKeys);
+  const inLive = new Set(liveKeys);
+  const shared = patchKeys.filter((key) => inLive.has(key));
+  let nextShared = shared.shift();
+  const merged = new Set<string>();
+  const steps: MergeStep[] = [];
+  let [l, r] = [0, 0];
   while (l < liveKeys.length || r < patchKeys.length) {
-    if (l < liveKeys.length && r < patchKeys.length) {
-      const lk = liveKeys[l]!;
-      if (lk === patchKeys[r]) {
-        mergedPatch.add(lk);
-        push(merge(liveChild(lk) ?? undefined, patchByKey.get(lk), items, `${path}[${lk}]`));
-        l++;
-        r++;
-        nextShared = sharedOrder.shift();
+    const liveKey = liveKeys[l];
+    if (liveKey !== undefined && r < patchKeys.length) {
+      if (liveKey === patchKeys[r]) {
+        merged.add(liveKey);
+        steps.push({ key: liveKey });
+        [l, r, nextShared] = [l + 1, r + 1, shared.shift()];
         continue;
       }
-      if (patchByKey.has(lk) && nextShared !== undefined && nextShared !== lk) {
+      if (inPatch.has(liveKey) && nextShared !== undefined && nextShared !== liveKey) {
         l++;
         continue;
       }
     }
-    if (l < liveKeys.length) {
-      const lk = liveKeys[l]!;
-      if (!patchByKey.has(lk)) {
-        push(merge(live[l], undefined, items, `${path}[${lk}]`));
-        l++;
-        continue;
-      } else if (mergedPatch.has(lk)) {
-        l++;
-      }
+    if (liveKey !== undefined && !inPatch.has(liveKey)) {
+      steps.push({ key: liveKey, liveIndex: l++ });
+      continue;
     }
-    if (r < patchKeys.length) {
-      const rk = patchKeys[r]!;
-      mergedPatch.add(rk);
-      push(merge(liveChild(rk) ?? undefined, patchByKey.get(rk), items, `${path}[${rk}]`));
-      r++;
-      if (nextShared === rk) nextShared = sharedOrder.shift();
-    }
+    if (liveKey !== undefined && merged.has(liveKey)) l++;
+    const patchKey = patchKeys[r];
+    if (patchKey === undefined) continue;
+    merged.add(patchKey);
+    steps.push({ key: patchKey });
+    r++;
+    if (nextShared === patchKey) nextShared = shared.shift();
   }
+  return steps;
+}
+
+function mergeList(live: readonly Json[], patch: readonly Json[], schema: MergeSchema, path: string): Json[] | undefined {
+  const items = schema.items ?? {};
+  const patchIndex = indexList(patch, schema, path, false);
+  const liveIndex = indexList(live, schema, path, true);
+  const out = mergeOrder(liveIndex.keys, patchIndex.keys)
+    .map(({ key, liveIndex: at }) =>
+      at === undefined ? merge(liveIndex.byKey.get(key), patchIndex.byKey.get(key), items, `${path}[${key}]`) : merge(live[at], undefined, items, `${path}[${key}]`),
+    )
+    .filter((item) => item !== undefined);
   return out.length > 0 ? out : undefined;
+}
+
+function mergeObject(live: Json | undefined, patch: Json | undefined, schema: MergeSchema, path: string): Json | undefined {
+  const [l, p] = [isObject(live) ? live : {}, isObject(patch) ? patch : {}];
+  if (schema['x-kubernetes-map-type'] === 'atomic' || (Object.keys(l).length === 0 && Object.keys(p).length === 0)) return patch ?? live;
+  const out: JsonObject = {};
+  for (const key of new Set([...Object.keys(l), ...Object.keys(p)])) {
+    const merged = merge(l[key], p[key], fieldSchema(schema, key) ?? {}, fieldPath(path, key));
+    if (merged !== undefined) out[key] = merged;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** typed.Merge of one value: the patch wins at leaves; maps and non-atomic lists merge. */
 function merge(live: Json | undefined, patch: Json | undefined, schema: MergeSchema, path: string): Json | undefined {
-  if (schema.type === 'object' && (isObject(live) || isObject(patch))) {
-    const [l, p] = [isObject(live) ? live : undefined, isObject(patch) ? patch : undefined];
-    const empty = (l === undefined || Object.keys(l).length === 0) && (p === undefined || Object.keys(p).length === 0);
-    if (schema['x-kubernetes-map-type'] === 'atomic' || empty) return patch ?? live;
-    const out: JsonObject = {};
-    for (const key of new Set([...Object.keys(l ?? {}), ...Object.keys(p ?? {})])) {
-      const merged = merge(l?.[key], p?.[key], fieldSchema(schema, key) ?? {}, fieldPath(path, key));
-      if (merged !== undefined) out[key] = merged;
-    }
-    return Object.keys(out).length > 0 ? out : undefined;
-  }
+  if (schema.type === 'object' && (isObject(live) || isObject(patch))) return mergeObject(live, patch, schema, path);
   if (schema.type === 'array' && (Array.isArray(live) || Array.isArray(patch))) {
     const [l, p] = [Array.isArray(live) ? live : [], Array.isArray(patch) ? patch : []];
     if ((schema['x-kubernetes-list-type'] ?? 'atomic') === 'atomic' || (l.length === 0 && p.length === 0)) return patch ?? live;
@@ -218,7 +232,8 @@ export function applyConfiguration(object: unknown, patch: Record<string, unknow
   const unknown: string[] = [];
   validate(patch as Json, schema, '', errors, unknown);
   if (errors.length > 0) throw new ApplyConfigurationError(`failed to convert patch object to typed object: ${errors.join(', ')}`);
-  if (unknown.length > 0) throw new NotEvaluableLocally(`the ApplyConfiguration sets ${unknown.join(', ')}, whose schema leaves its shape open: how the API server merges it is not reproduced locally`);
+  if (unknown.length > 0)
+    throw new NotEvaluableLocally(`the ApplyConfiguration sets ${unknown.join(', ')}, whose schema leaves its shape open: how the API server merges it is not reproduced locally`);
   const atomic = atomics(patch as Json, schema, '');
   if (atomic.length > 0) throw new ApplyConfigurationError(`invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomic.join(', ')}`);
   return merge(object as Json, patch as Json, schema, '') ?? {};

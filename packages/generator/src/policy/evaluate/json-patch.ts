@@ -85,7 +85,7 @@ function add(container: Container, key: string, value: Json): void {
 function remove(container: Container, key: string): void {
   if (!Array.isArray(container)) {
     if (!Object.hasOwn(container, key)) throw new JsonPatchError(`Unable to remove nonexistent key: ${key}: ${MISSING}`);
-    delete container[key];
+    Reflect.deleteProperty(container, key);
     return;
   }
   const raw = atoi(key);
@@ -120,99 +120,99 @@ function deepEqual(a: Json | undefined, b: Json | undefined): boolean {
 
 const clone = (value: Json): Json => structuredClone(value);
 
-function applyOperation(root: { document: Container }, operation: PatchOperation): void {
-  const { op, path } = operation;
-  const value = (operation.value === undefined ? null : operation.value) as Json;
-  const wrap = (what: string, error: unknown) => new JsonPatchError(`${what}: ${(error as Error).message}`);
-  switch (op) {
-    case 'add': {
-      const target = findObject(root.document, path);
-      if (!target) throw new JsonPatchError(`add operation does not apply: doc is missing path: "${path}": ${MISSING}`);
-      try {
-        add(target.container, target.key, clone(value));
-      } catch (error) {
-        throw wrap(`error in add for path: '${path}'`, error);
-      }
-      return;
-    }
-    case 'remove': {
-      const target = findObject(root.document, path);
-      if (!target) throw new JsonPatchError(`remove operation does not apply: doc is missing path: "${path}": ${MISSING}`);
-      try {
-        remove(target.container, target.key);
-      } catch (error) {
-        throw wrap(`error in remove for path: '${path}'`, error);
-      }
-      return;
-    }
-    case 'replace': {
-      if (path === '') {
-        if (!isContainer(value)) throw new JsonPatchError(`replace operation value must be object or array: <nil>`);
-        root.document = clone(value) as Container;
-        return;
-      }
-      const target = findObject(root.document, path);
-      if (!target) throw new JsonPatchError(`replace operation does not apply: doc is missing path: ${path}: ${MISSING}`);
-      try {
-        get(target.container, target.key);
-      } catch {
-        throw new JsonPatchError(`replace operation does not apply: doc is missing key: ${path}: ${MISSING}`);
-      }
-      // A missing object key is set: json-patch v4's `get` finds nothing without an error.
-      if (Array.isArray(target.container)) target.container[arrayIndex(target.container, target.key)] = clone(value);
-      else target.container[target.key] = clone(value);
-      return;
-    }
-    case 'move':
-    case 'copy': {
-      const from = operation.from ?? '';
-      const source = findObject(root.document, from);
-      if (!source) throw new JsonPatchError(`${op} operation does not apply: doc is missing from path: ${from}: ${MISSING}`);
-      let moved: Json | undefined;
-      try {
-        moved = get(source.container, source.key);
-      } catch (error) {
-        throw wrap(op === 'move' ? `error in move for path: '${source.key}'` : `error in copy for from: '${from}'`, error);
-      }
-      if (op === 'move') {
-        try {
-          remove(source.container, source.key);
-        } catch (error) {
-          throw wrap(`error in move for path: '${source.key}'`, error);
-        }
-      } else if (moved === undefined) {
-        throw new NotEvaluableLocally(`a JSON Patch copy from a missing key (${from}): what json-patch v4 does with it is not reproduced locally`);
-      }
-      const target = findObject(root.document, path);
-      if (!target) throw new JsonPatchError(`${op} operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
-      try {
-        add(target.container, target.key, clone(moved ?? null));
-      } catch (error) {
-        throw wrap(op === 'move' ? `error in move for path: '${path}'` : 'error while adding value during copy', error);
-      }
-      return;
-    }
-    case 'test': {
-      const expected = operation.value === undefined ? undefined : (operation.value as Json);
-      if (path === '') {
-        if (!deepEqual(root.document, expected)) throw new TestFailed();
-        return;
-      }
-      const target = findObject(root.document, path);
-      if (!target) throw new JsonPatchError(`test operation does not apply: is missing path: ${path}: ${MISSING}`);
-      let actual: Json | undefined;
-      try {
-        actual = get(target.container, target.key);
-      } catch (error) {
-        throw wrap(`error in test for path: '${path}'`, error);
-      }
-      // A missing key passes only a test without a value (a `null` value is a value).
-      if (actual === undefined ? expected !== undefined : !deepEqual(actual, expected)) throw new TestFailed();
-      return;
-    }
-    default:
-      throw new JsonPatchError(`Unexpected kind: ${op}`);
+interface Root {
+  document: Container;
+}
+type Apply = (root: Root, operation: PatchOperation) => void;
+
+const wrap = (what: string, error: unknown) => new JsonPatchError(`${what}: ${(error as Error).message}`);
+const valueOf = (operation: PatchOperation) => (operation.value === undefined ? null : operation.value) as Json;
+
+/** `run` on the container at `path`, or the operation's "does not apply" error. */
+function at(root: Root, path: string, missing: string, run: (container: Container, key: string) => void): void {
+  const target = findObject(root.document, path);
+  if (!target) throw new JsonPatchError(missing);
+  run(target.container, target.key);
+}
+
+function attempt(what: string, run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    throw wrap(what, error);
   }
+}
+
+const addOperation: Apply = (root, operation) =>
+  at(root, operation.path, `add operation does not apply: doc is missing path: "${operation.path}": ${MISSING}`, (container, key) =>
+    attempt(`error in add for path: '${operation.path}'`, () => add(container, key, clone(valueOf(operation)))),
+  );
+
+const removeOperation: Apply = (root, { path }) =>
+  at(root, path, `remove operation does not apply: doc is missing path: "${path}": ${MISSING}`, (container, key) => attempt(`error in remove for path: '${path}'`, () => remove(container, key)));
+
+const replaceOperation: Apply = (root, operation) => {
+  const { path } = operation;
+  const value = valueOf(operation);
+  if (path === '') {
+    if (!isContainer(value)) throw new JsonPatchError('replace operation value must be object or array: <nil>');
+    root.document = clone(value) as Container;
+    return;
+  }
+  at(root, path, `replace operation does not apply: doc is missing path: ${path}: ${MISSING}`, (container, key) => {
+    try {
+      get(container, key);
+    } catch {
+      throw new JsonPatchError(`replace operation does not apply: doc is missing key: ${path}: ${MISSING}`);
+    }
+    // A missing object key is set: json-patch v4's `get` finds nothing without an error.
+    if (Array.isArray(container)) container[arrayIndex(container, key)] = clone(value);
+    else container[key] = clone(value);
+  });
+};
+
+function moveOrCopy(op: 'move' | 'copy'): Apply {
+  return (root, { path, from = '' }) => {
+    let moved: Json | undefined;
+    at(root, from, `${op} operation does not apply: doc is missing from path: ${from}: ${MISSING}`, (container, key) => {
+      attempt(op === 'move' ? `error in move for path: '${key}'` : `error in copy for from: '${from}'`, () => void (moved = get(container, key)));
+      if (op === 'move') attempt(`error in move for path: '${key}'`, () => remove(container, key));
+      else if (moved === undefined) throw new NotEvaluableLocally(`a JSON Patch copy from a missing key (${from}): what json-patch v4 does with it is not reproduced locally`);
+    });
+    at(root, path, `${op} operation does not apply: doc is missing destination path: ${path}: ${MISSING}`, (container, key) =>
+      attempt(op === 'move' ? `error in move for path: '${path}'` : 'error while adding value during copy', () => add(container, key, clone(moved ?? null))),
+    );
+  };
+}
+
+const testOperation: Apply = (root, operation) => {
+  const { path } = operation;
+  const expected = operation.value === undefined ? undefined : (operation.value as Json);
+  if (path === '') {
+    if (!deepEqual(root.document, expected)) throw new TestFailed();
+    return;
+  }
+  at(root, path, `test operation does not apply: is missing path: ${path}: ${MISSING}`, (container, key) => {
+    let actual: Json | undefined;
+    attempt(`error in test for path: '${path}'`, () => void (actual = get(container, key)));
+    // A missing key passes only a test without a value (a `null` value is a value).
+    if (actual === undefined ? expected !== undefined : !deepEqual(actual, expected)) throw new TestFailed();
+  });
+};
+
+const OPERATIONS: Readonly<Record<string, Apply>> = {
+  add: addOperation,
+  remove: removeOperation,
+  replace: replaceOperation,
+  move: moveOrCopy('move'),
+  copy: moveOrCopy('copy'),
+  test: testOperation,
+};
+
+function applyOperation(root: Root, operation: PatchOperation): void {
+  const apply = Object.hasOwn(OPERATIONS, operation.op) ? OPERATIONS[operation.op] : undefined;
+  if (!apply) throw new JsonPatchError(`Unexpected kind: ${operation.op}`);
+  apply(root, operation);
 }
 
 /** The patched object (a new one), the object as it was when a `test` failed, or JsonPatchError. */

@@ -77,7 +77,8 @@ function toJson(value: unknown): unknown {
 function jsonPatchOperations(result: unknown): PatchOperation[] {
   if (!Array.isArray(result)) throw new MutationError('type mismatch: JSONPatchType.expression should evaluate to array');
   return result.map((item: Record<string | symbol, unknown>) => {
-    const errors = item.value === undefined ? [] : typeNameErrors(item.value, [String((item.value as Record<symbol, unknown>)[MESSAGE_TYPE] ?? '')]);
+    const valueType = typeof item.value === 'object' && item.value !== null ? (item.value as Record<symbol, unknown>)[MESSAGE_TYPE] : undefined;
+    const errors = typeof valueType === 'string' ? typeNameErrors(item.value, [valueType]) : [];
     if (errors.length > 0) throw new MutationError(`type mismatch: ${errors.join('\n')}`);
     return {
       op: typeof item.op === 'string' ? item.op : '',
