@@ -37,6 +37,7 @@ describe('the generated reference pages', () => {
     expect(pages.map((page) => page.file)).toEqual([
       'docs/reference/decorator-options.md',
       'docs/reference/validating-policy-options.md',
+      'docs/reference/mutating-policy-options.md',
       'docs/reference/cli.md',
       'docs/reference/chart-values.md',
       'docs/reference/server-config.md',
