@@ -133,7 +133,17 @@ const sharedBetween = (policy: Options) => [
 ];
 /** CEL in a matchCondition or a variable, refused in any policy. */
 const sharedCel = (policy: Options): (readonly [string, string, Options])[] => [
-  ['variables[0].expression', 'variables.later', { ...policy, variables: [{ name: 'first', expression: 'variables.later' }, { name: 'later', expression: '1' }] }],
+  [
+    'variables[0].expression',
+    'variables.later',
+    {
+      ...policy,
+      variables: [
+        { name: 'first', expression: 'variables.later' },
+        { name: 'later', expression: '1' },
+      ],
+    },
+  ],
   ['matchConditions[0].expression', "duration('1x') > duration('1s')", { ...policy, matchConditions: [{ name: 'example', expression: "duration('1x') > duration('1s')" }] }],
 ];
 const validation = (expression: string, messageExpression?: string) => ({ ...VALIDATING_POLICY, validations: [{ expression, ...(messageExpression && { messageExpression }) }] });
@@ -229,7 +239,8 @@ function optionExamples(page: PolicyPage, option: string, type: string): string[
   const examples: Example[] = [{ value: wrongType(type) }, ...(page.examples[option] ?? [])];
   return examples.map((example) => {
     const problems = page.resolve({ ...page.policy, ...ALONG[option], [option]: example.value }, CLASS_NAME).problems;
-    if (problems.length === 0) throw new Error(`scripts/docs: the example ${show(example)} for @${page.decorator} option ${option} is no longer refused; change it in scripts/docs/policy-options.ts`);
+    if (problems.length === 0)
+      throw new Error(`scripts/docs: the example ${show(example)} for @${page.decorator} option ${option} is no longer refused; change it in scripts/docs/policy-options.ts`);
     return [code(show(example)), problems.map((p) => p.message).join('; ')];
   });
 }
