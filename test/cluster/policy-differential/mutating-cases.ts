@@ -11,8 +11,8 @@ const CONFIGMAP = { kind: { group: '', version: 'v1', kind: 'ConfigMap' }, resou
 const PROFILE = { kind: { group: 'shaper.io', version: 'v1alpha1', kind: 'Profile' }, resource: { group: 'shaper.io', version: 'v1alpha1', resource: 'profiles' } };
 const ASSIGNMENT = { kind: { group: 'shaper.io', version: 'v1alpha1', kind: 'Assignment' }, resource: { group: 'shaper.io', version: 'v1alpha1', resource: 'assignments' } };
 
-function configMap(namespace: string, name: string, data?: Record<string, string>, labels?: Record<string, string>): Obj {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ...(labels && { labels }) }, ...(data && { data }) };
+function configMap(namespace: string, name: string, data?: Record<string, string>, labels?: Record<string, string>, finalizers?: string[]): Obj {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ...(labels && { labels }), ...(finalizers && { finalizers }) }, ...(data && { data }) };
 }
 
 function configMapCases(): PolicyCase[] {
@@ -38,7 +38,9 @@ function configMapCases(): PolicyCase[] {
     data.forEach((d, i) => {
       const labels = labelSets[i % labelSets.length];
       const prefix = prefixes[i % prefixes.length]!;
-      cases.push({ id: `${namespace}-create-${i}`, operation: 'CREATE', ...CONFIGMAP, object: configMap(namespace, `${prefix}-c${i}`, d, labels) });
+      // Set lists merge by value: the object's own finalizers keep their place around the ones a policy adds.
+      const finalizers = [undefined, ['example.com/audit', 'example.com/x'], ['example.com/keep']][i % 3];
+      cases.push({ id: `${namespace}-create-${i}`, operation: 'CREATE', ...CONFIGMAP, object: configMap(namespace, `${prefix}-c${i}`, d, labels, finalizers) });
       const stored = configMap(namespace, `${prefix}-u${i}`, { stored: 'yes' }, { owner: 'old' });
       cases.push({ id: `${namespace}-update-${i}`, operation: 'UPDATE', ...CONFIGMAP, stored, object: configMap(namespace, `${prefix}-u${i}`, d, labels) });
     });

@@ -22,7 +22,12 @@ const ASSIGNMENTS = { groups: ['shaper.io'], versions: ['v1alpha1'], resources: 
   matchConditions: [{ name: 'not-skipped', expression: "!has(object.data) || !('skip' in object.data)" }],
   variables: [{ name: 'owner', expression: "has(object.metadata.labels) && 'owner' in object.metadata.labels ? object.metadata.labels.owner : 'nobody'" }],
   mutations: [
-    { patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'managed-by': 'shaper', 'owner': string(variables.owner)}}}" } },
+    {
+      patchType: 'ApplyConfiguration',
+      applyConfiguration: {
+        expression: "Object{metadata: Object.metadata{labels: {'managed-by': 'shaper', 'owner': string(variables.owner)}, finalizers: ['example.com/keep', 'example.com/audit']}}",
+      },
+    },
     {
       patchType: 'ApplyConfiguration',
       applyConfiguration: {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rewriteMessageConstruction } from '../../../packages/generator/src/cel/message-construction.js';
+import { NotEvaluableLocally } from '../../../packages/generator/src/cel/runtime-library.js';
 import { applyJsonPatch, JsonPatchError } from '../../../packages/generator/src/policy/evaluate/json-patch.js';
 import { evaluateMutatingPolicy } from '../../../packages/generator/src/policy/evaluate/mutating.js';
 import { checkPolicyExpressions } from '../../../packages/generator/src/policy/expressions.js';
@@ -204,5 +205,35 @@ describe('evaluateMutatingPolicy', () => {
       object: widget({ tier: 'set', replicas: 2 }),
     });
     expect(evaluateMutatingPolicy(policyOf(mutations), request(widget({ tier: '4' })))).toEqual({ matched: true, allowed: true, object: widget({ tier: 'set', replicas: 5 }) });
+  });
+});
+
+describe('what local evaluation does not guess', () => {
+  const request = (object: object) => ({
+    request: {
+      operation: 'CREATE',
+      kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+      resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
+      name: 'w',
+      namespace: 'ns',
+      object,
+    },
+  });
+  const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec: {} };
+
+  it("an ApplyConfiguration beyond metadata without the resource's schema, or into a field the schema leaves open", () => {
+    expect(() => evaluateMutatingPolicy(policyOf([apply('Object{spec: Object.spec{replicas: 1}}')]), request(widget))).toThrow(
+      new NotEvaluableLocally("policy widget-defaults.example.com sets spec, which is merged by the resource's schema: pass it (the CRD's openAPIV3Schema) as `schema` to evaluate it locally"),
+    );
+    const open = { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } };
+    expect(() => evaluateMutatingPolicy(policyOf([apply('Object{spec: Object.spec{replicas: 1}}')]), { ...request(widget), schema: open })).toThrow(NotEvaluableLocally);
+  });
+
+  it('metadata merged without a schema', () => {
+    const result = evaluateMutatingPolicy(
+      policyOf([apply("Object{metadata: Object.metadata{labels: {'a': 'b'}, finalizers: ['x']}}")]),
+      request({ ...widget, metadata: { ...widget.metadata, finalizers: ['y'] } }),
+    );
+    expect(result).toEqual({ matched: true, allowed: true, object: { ...widget, metadata: { name: 'w', namespace: 'ns', labels: { a: 'b' }, finalizers: ['y', 'x'] } } });
   });
 });

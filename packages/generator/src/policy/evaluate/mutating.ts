@@ -102,6 +102,11 @@ function applied(policy: ResolvedMutatingPolicy, object: unknown, mutation: Reso
   if (errors.length > 0) throw new MutationError(`type mismatch: ${errors.join('\n')}`);
   const live = object as { apiVersion?: string; kind?: string };
   const patch = { ...(toJson(result) as Record<string, unknown>), apiVersion: live.apiVersion, kind: live.kind };
+  const beyondMetadata = Object.keys(patch).filter((key) => !Object.hasOwn(schema.properties ?? {}, key));
+  if (schema === METADATA_ONLY_SCHEMA && beyondMetadata.length > 0)
+    throw new NotEvaluableLocally(
+      `policy ${policy.name} sets ${beyondMetadata.join(', ')}, which is merged by the resource's schema: pass it (the CRD's openAPIV3Schema) as \`schema\` to evaluate it locally`,
+    );
   try {
     return applyConfiguration(object, patch, schema);
   } catch (error) {
