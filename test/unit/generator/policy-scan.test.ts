@@ -232,3 +232,33 @@ describe('the generated policies template', () => {
     );
   });
 });
+
+describe('@MutatingPolicy in shaper-gen manifests', () => {
+  it('reports each CEL problem at file:line:col (a misspelt field at its column in the string, a JSONPatch field), and writes nothing', async () => {
+    const source = `import { MutatingPolicy } from 'shaper-gen';
+@MutatingPolicy({
+  rules: ${WIDGETS},
+  mutations: [
+    { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{spec: Object.spec{replicaz: 3}}' } },
+    { patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', pth: '/spec/tier', value: 'x'}]" } },
+  ],
+})
+export class WidgetDefaults {}
+`;
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const dir = fixture({ 'src/defaults.ts': source }).dir;
+    expect(await runManifests({}, dir)).toBe(1);
+    expect(
+      error.mock.calls
+        .map((call) => call.join(' '))
+        .join('\n')
+        .split('\n'),
+    ).toEqual([
+      `${at('src/defaults.ts', source, 'replicaz', 'replicaz')}: mutations[0].applyConfiguration.expression: CEL compilation failed at column 26: Object.spec has no field 'replicaz' in the resource's schema (object is widgets.example.com/v1, typed from its schema)`,
+      `${at('src/defaults.ts', source, 'pth', 'pth')}: mutations[1].jsonPatch.expression: CEL compilation failed at column 23: JSONPatch has no field 'pth' (JSONPatch has the fields op, path, from and value)`,
+      'shaper-gen: 2 problem(s); nothing was written',
+    ]);
+    expect(existsSync(path.join(dir, 'charts/shaper-webhooks/templates/mutating-admission-policies.yaml'))).toBe(false);
+  });
+});
