@@ -111,8 +111,6 @@ function applied(policy: ResolvedMutatingPolicy, object: unknown, mutation: Reso
     return applyConfiguration(object, patch, schema);
   } catch (error) {
     if (error instanceof ApplyConfigurationError) throw new MutationError(`error applying patch: ${error.message}`);
-    if (error instanceof NotEvaluableLocally && schema === METADATA_ONLY_SCHEMA)
-      throw new NotEvaluableLocally(`policy ${policy.name}: ${error.message}; pass the resource's schema (its CRD's openAPIV3Schema) as \`schema\` to merge beyond metadata`);
     throw error;
   }
 }
