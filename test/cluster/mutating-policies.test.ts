@@ -31,7 +31,7 @@ import { apiClient, collectionPath, type ApiAnswer, type ApiClient } from './pol
 import type { Obj, PolicyCase } from './policy-differential/cases.js';
 import { mutatingCases } from './policy-differential/mutating-cases.js';
 import { MUTATION_EXPRESSION_CASES, type MutationExpressionCase } from './policy-differential/mutating-expressions.js';
-import { MUTATING_FIXTURE_NAMESPACES, MUTATING_FIXTURES } from './policy-differential/mutating-fixtures.js';
+import { GADGET_CRD, MUTATING_FIXTURE_NAMESPACES, MUTATING_FIXTURES } from './policy-differential/mutating-fixtures.js';
 
 const log = (line: string) => process.stderr.write(`mutating policies: ${line}\n`);
 const ADMIN = { username: 'kindenv-admin', groups: ['system:masters', 'system:authenticated'] };
@@ -127,11 +127,14 @@ async function generatePolicies(workDir: string): Promise<K8sObject[]> {
   writeGeneratedFiles(files);
   // Without a cluster helm lists no served kinds: the Kubernetes version of the control plane decides.
   const objects = await helmTemplate(chartDir, { kubeVersion: '1.37.2' });
-  for (const crd of objects.filter((o) => o.kind === 'CustomResourceDefinition')) {
+  for (const crd of [...objects.filter((o) => o.kind === 'CustomResourceDefinition'), GADGET_CRD as unknown as K8sObject]) {
     const spec = (crd as unknown as { spec: { group: string; versions: { name: string; schema: { openAPIV3Schema: MergeSchema } }[]; names: { kind: string } } }).spec;
     for (const version of spec.versions) schemas.set(`${spec.group}/${version.name}/${spec.names.kind}`, version.schema.openAPIV3Schema);
   }
-  return objects.filter((o) => o.kind === 'MutatingAdmissionPolicy' || o.kind === 'MutatingAdmissionPolicyBinding' || o.kind === 'CustomResourceDefinition');
+  return [
+    ...objects.filter((o) => o.kind === 'MutatingAdmissionPolicy' || o.kind === 'MutatingAdmissionPolicyBinding' || o.kind === 'CustomResourceDefinition'),
+    GADGET_CRD,
+  ];
 }
 
 function itemPath(c: PolicyCase, name: string, namespace: string): string {

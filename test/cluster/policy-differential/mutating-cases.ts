@@ -93,6 +93,42 @@ function assignmentCases(): PolicyCase[] {
   return cases;
 }
 
+function gadgetCases(): PolicyCase[] {
+  const GADGET = { kind: { group: 'mutating-test.shaper-gen.io', version: 'v1', kind: 'Gadget' }, resource: { group: 'mutating-test.shaper-gen.io', version: 'v1', resource: 'gadgets' } };
+  const gadget = (name: string, spec: Record<string, unknown>): Obj => ({ apiVersion: 'mutating-test.shaper-gen.io/v1', kind: 'Gadget', metadata: { name, namespace: 'gadgets' }, spec });
+  const specs: Record<string, unknown>[] = [
+    {},
+    { tags: ['a'] },
+    { tags: ['c', 'a', 'b'] },
+    { tags: ['b', 'z', 'c'] },
+    { ports: [{ name: 'grpc', port: 9000 }] },
+    {
+      ports: [
+        { name: 'metrics', port: 1, protocol: 'TCP' },
+        { name: 'grpc', port: 9000 },
+        { name: 'http', port: 80, protocol: 'TCP' },
+      ],
+    },
+    {
+      ports: [
+        { name: 'http', port: 80 },
+        { name: 'admin', port: 81 },
+      ],
+      settings: { mode: 'mine', other: 'kept' },
+    },
+    { tags: ['c'], ports: [{ name: 'metrics', port: 2 }], args: ['--y'], settings: { other: 'kept' } },
+  ];
+  const cases: PolicyCase[] = [];
+  specs.forEach((spec, i) => {
+    for (const prefix of ['g', 'args']) {
+      cases.push({ id: `gadget-create-${prefix}-${i}`, operation: 'CREATE', ...GADGET, object: gadget(`${prefix}-c${i}`, spec) });
+      const stored = gadget(`${prefix}-u${i}`, { tags: ['old'], ports: [{ name: 'old', port: 1 }] });
+      cases.push({ id: `gadget-update-${prefix}-${i}`, operation: 'UPDATE', ...GADGET, stored, object: gadget(`${prefix}-u${i}`, spec) });
+    }
+  });
+  return cases;
+}
+
 export function mutatingCases(): PolicyCase[] {
-  return [...configMapCases(), ...profileCases(), ...assignmentCases()];
+  return [...configMapCases(), ...profileCases(), ...assignmentCases(), ...gadgetCases()];
 }

@@ -118,7 +118,66 @@ export class ProfileApply {}
 })
 export class AssignmentWeight {}
 
-export const MUTATING_FIXTURES = [ConfigMapApply, ConfigMapJsonPatch, ConfigMapIgnore, ProfileApply, AssignmentWeight];
+/** A custom resource of the test's own with the list types the sample's CRDs lack (set, map, atomic), for server-side apply's merge. */
+export const GADGET_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.mutating-test.shaper-gen.io' },
+  spec: {
+    group: 'mutating-test.shaper-gen.io',
+    names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget', listKind: 'GadgetList' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                  ports: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['name'],
+                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' }, protocol: { type: 'string' } } },
+                  },
+                  args: { type: 'array', items: { type: 'string' } },
+                  settings: { type: 'object', additionalProperties: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+@MutatingPolicy({
+  name: 'gadget-merge.mutating-test.shaper-gen.io',
+  rules: [{ groups: ['mutating-test.shaper-gen.io'], versions: ['v1'], resources: ['gadgets'], operations: ['CREATE', 'UPDATE'] }],
+  mutations: [
+    {
+      patchType: 'ApplyConfiguration',
+      applyConfiguration: {
+        expression:
+          "Object{spec: Object.spec{tags: ['b', 'c'], ports: [Object.spec.ports{name: 'http', port: 8080}, Object.spec.ports{name: 'metrics', port: 9090}], settings: {'mode': 'merged'}}}",
+      },
+    },
+    {
+      patchType: 'ApplyConfiguration',
+      applyConfiguration: { expression: "object.metadata.name.startsWith('args-') ? Object{spec: Object.spec{args: ['--x']}} : Object{}" },
+    },
+  ],
+})
+export class GadgetMerge {}
+
+export const MUTATING_FIXTURES = [ConfigMapApply, ConfigMapJsonPatch, ConfigMapIgnore, ProfileApply, AssignmentWeight, GadgetMerge];
 export const MUTATING_FIXTURE_NAMESPACES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'cm-apply': { [MUTATING_FIXTURE_LABEL]: 'cm-apply' },
   'cm-jsonpatch': { [MUTATING_FIXTURE_LABEL]: 'cm-jsonpatch' },
@@ -126,4 +185,5 @@ export const MUTATING_FIXTURE_NAMESPACES: Readonly<Record<string, Readonly<Recor
   'profile-apply': { [MUTATING_FIXTURE_LABEL]: 'profile-apply' },
   'assignment-weight': { [MUTATING_FIXTURE_LABEL]: 'assignment-weight' },
   assignments: {},
+  gadgets: {},
 };
