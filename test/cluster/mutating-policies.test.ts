@@ -131,10 +131,7 @@ async function generatePolicies(workDir: string): Promise<K8sObject[]> {
     const spec = (crd as unknown as { spec: { group: string; versions: { name: string; schema: { openAPIV3Schema: MergeSchema } }[]; names: { kind: string } } }).spec;
     for (const version of spec.versions) schemas.set(`${spec.group}/${version.name}/${spec.names.kind}`, version.schema.openAPIV3Schema);
   }
-  return [
-    ...objects.filter((o) => o.kind === 'MutatingAdmissionPolicy' || o.kind === 'MutatingAdmissionPolicyBinding' || o.kind === 'CustomResourceDefinition'),
-    GADGET_CRD,
-  ];
+  return [...objects.filter((o) => o.kind === 'MutatingAdmissionPolicy' || o.kind === 'MutatingAdmissionPolicyBinding' || o.kind === 'CustomResourceDefinition'), GADGET_CRD];
 }
 
 function itemPath(c: PolicyCase, name: string, namespace: string): string {
