@@ -22,19 +22,22 @@ export type {
 } from './options/types.js';
 export { Conversion, conversionOf } from './conversion/decorator.js';
 export type { ConversionOptions, Converter, SpokeConversion } from './conversion/types.js';
-export { ValidatingPolicy, validatingPolicyOf } from './policy/decorator.js';
+export { MutatingPolicy, mutatingPolicyOf, ValidatingPolicy, validatingPolicyOf } from './policy/decorator.js';
 export type {
   AuditAnnotation,
   ParamKind,
   ParamRef,
   ParameterNotFoundAction,
+  PolicyOptions,
   PolicyVariable,
+  ResolvedPolicy,
   ResolvedValidatingPolicy,
   Validation,
   ValidatingPolicyOptions,
   ValidationAction,
   ValidationReason,
 } from './options/policy-types.js';
+export type { MutatingPolicyOptions, Mutation, MutationExpression, PatchType, ResolvedMutatingPolicy } from './options/mutating-policy-types.js';
 export { labelSelectorProblems } from './options/label-selector.js';
 export { ConfigError, formatProblemPath, type Problem, type ProblemPath, type SourceLocation } from './problems.js';
 export type {

@@ -7,7 +7,7 @@
  */
 import type { ProblemPath } from '../problems.js';
 import { eachItem, expectArray, expectObject, expectString, oneOf, reportDuplicates, validOnly, type Checker, type Report } from './check.js';
-import { checkFields, checkMatchConditions, checkRule, stringWhere, WEBHOOK_FIELDS, type Fields } from './fields.js';
+import { checkMatchConditions, checkRule, stringWhere, WEBHOOK_FIELDS, type Fields } from './fields.js';
 import { isDnsSubdomain, isQualifiedName } from './kubernetes-names.js';
 import { checkLabelSelector } from './label-selector.js';
 import {
@@ -17,6 +17,7 @@ import {
   type AuditAnnotation,
   type ParamKind,
   type ParamRef,
+  type PolicyOptions,
   type PolicyVariable,
   type Validation,
   type ValidatingPolicyOptions,
@@ -56,12 +57,12 @@ const PARAM_API_VERSION = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*
 const KIND = /^[A-Z][A-Za-z0-9]*$/;
 
 /** A non-blank string (the API server trims before it checks). */
-function expression(what: string): Checker<string> {
+export function expression(what: string): Checker<string> {
   return stringWhere((text) => (text.trim() === '' ? `${what} must not be empty` : undefined));
 }
 
 /** A list whose items are each checked: `check` returns the list when every item is valid. */
-function listOf<T>(item: Checker<T>, extra?: (items: readonly unknown[], path: ProblemPath, report: Report) => void): Checker<T[]> {
+export function listOf<T>(item: Checker<T>, extra?: (items: readonly unknown[], path: ProblemPath, report: Report) => void): Checker<T[]> {
   return (value, path, report) =>
     validOnly(report, (report) => {
       const items = expectArray(value, path, report);
@@ -180,7 +181,8 @@ function checkParamRef(value: unknown, path: ProblemPath, report: Report): Param
   });
 }
 
-export const VALIDATING_POLICY_FIELDS: Fields<ValidatingPolicyOptions> = {
+/** The checkers of the options every policy has (PolicyOptions), shared by validating and mutating policies. */
+export const POLICY_FIELDS: Fields<PolicyOptions> = {
   name: { check: stringWhere((name) => (isDnsSubdomain(name) ? undefined : `name "${name}" must be a lower-case DNS subdomain, like "profile-tier.shaper.io"`)) },
   rules: WEBHOOK_FIELDS.rules,
   excludeResourceRules: { check: checkRules },
@@ -194,6 +196,20 @@ export const VALIDATING_POLICY_FIELDS: Fields<ValidatingPolicyOptions> = {
       reportDuplicates(names, path, (at, message) => report(at, `variable names must be unique: ${message}`));
     }),
   },
+  failurePolicy: { check: oneOf(FAILURE_POLICIES) },
+  paramKind: { check: checkParamKind },
+  paramRef: { check: checkParamRef },
+};
+
+export const VALIDATING_POLICY_FIELDS: Fields<ValidatingPolicyOptions> = {
+  name: POLICY_FIELDS.name,
+  rules: POLICY_FIELDS.rules,
+  excludeResourceRules: POLICY_FIELDS.excludeResourceRules,
+  namespaceSelector: POLICY_FIELDS.namespaceSelector,
+  objectSelector: POLICY_FIELDS.objectSelector,
+  matchPolicy: POLICY_FIELDS.matchPolicy,
+  matchConditions: POLICY_FIELDS.matchConditions,
+  variables: POLICY_FIELDS.variables,
   validations: { check: listOf(checkValidation) },
   auditAnnotations: {
     check: listOf(checkAuditAnnotation, (items, path, report) => {
@@ -202,14 +218,10 @@ export const VALIDATING_POLICY_FIELDS: Fields<ValidatingPolicyOptions> = {
       reportDuplicates(keys, path, (at, message) => report(at, `audit annotation keys must be unique: ${message}`));
     }),
   },
-  failurePolicy: { check: oneOf(FAILURE_POLICIES) },
-  paramKind: { check: checkParamKind },
-  paramRef: { check: checkParamRef },
+  failurePolicy: POLICY_FIELDS.failurePolicy,
+  paramKind: POLICY_FIELDS.paramKind,
+  paramRef: POLICY_FIELDS.paramRef,
   validationActions: { check: checkValidationActions },
 };
 
 export const VALIDATING_POLICY_OPTION_NAMES = Object.keys(VALIDATING_POLICY_FIELDS) as (keyof ValidatingPolicyOptions)[];
-
-export function checkValidatingPolicyFields(raw: Record<string, unknown>, report: Report): Partial<ValidatingPolicyOptions> {
-  return checkFields(raw, VALIDATING_POLICY_FIELDS, report);
-}

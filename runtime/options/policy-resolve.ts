@@ -1,5 +1,5 @@
 /**
- * `@ValidatingPolicy` options to a ResolvedValidatingPolicy: every option
+ * `@ValidatingPolicy` and `@MutatingPolicy` options to their resolved form: every option
  * checked (policy-fields.ts), the checks between options, then the defaults
  * the API server would apply. Used by the decorator at runtime and by the
  * generator on statically evaluated arguments, as resolve.ts is for webhooks.
@@ -8,8 +8,11 @@ import { didYouMean } from '../did-you-mean.js';
 import type { Problem } from '../problems.js';
 import { isPlainObject, type Report } from './check.js';
 import { isDnsSubdomain, MAX_DNS_SUBDOMAIN } from './kubernetes-names.js';
-import { checkValidatingPolicyFields, VALIDATING_POLICY_OPTION_NAMES } from './policy-fields.js';
-import type { ResolvedValidatingPolicy, ValidatingPolicyOptions } from './policy-types.js';
+import { checkFields, type Fields } from './fields.js';
+import { MUTATING_POLICY_FIELDS } from './mutating-policy-fields.js';
+import type { MutatingPolicyOptions, ResolvedMutatingPolicy } from './mutating-policy-types.js';
+import { VALIDATING_POLICY_FIELDS } from './policy-fields.js';
+import type { PolicyOptions, ResolvedPolicy, ResolvedValidatingPolicy, ValidatingPolicyOptions } from './policy-types.js';
 import { nameDomain, resolveRule } from './resolve.js';
 
 /** `ProfileTierPolicy` → `profile-tier-policy.<first rule group with a dot, else shaper-gen.io>`. */
@@ -23,30 +26,69 @@ export function defaultPolicyName(className: string, rules: readonly { readonly 
   return `${kebab}.${nameDomain(rules)}`;
 }
 
-/** Validates `@ValidatingPolicy` options of class `className` and applies defaults; every problem is reported. */
-export function resolveValidatingPolicyOptions(raw: unknown, className: string): { policy?: ResolvedValidatingPolicy; problems: Problem[] } {
+/** What differs between the policy kinds: the decorator's name, its option table, its own checks and defaults. */
+interface PolicyKind<O extends PolicyOptions, R extends ResolvedPolicy> {
+  readonly decorator: string;
+  readonly fields: Fields<O>;
+  readonly check: (raw: Record<string, unknown>, options: Partial<O>, report: Report) => void;
+  readonly defaults: (options: O) => Omit<R, keyof ResolvedPolicy>;
+}
+
+/** Validates a policy decorator's options of class `className` and applies defaults; every problem is reported. */
+function resolvePolicyOptions<O extends PolicyOptions, R extends ResolvedPolicy>(kind: PolicyKind<O, R>, raw: unknown, className: string): { policy?: R; problems: Problem[] } {
   const problems: Problem[] = [];
   const report: Report = (path, message) => problems.push({ path, message });
   if (!isPlainObject(raw)) {
-    report([], '@ValidatingPolicy expects an options object');
+    report([], `${kind.decorator} expects an options object`);
     return { problems };
   }
-  const known: readonly string[] = VALIDATING_POLICY_OPTION_NAMES;
+  const known = Object.keys(kind.fields);
   for (const key of Object.keys(raw)) {
     if (!known.includes(key)) report([key], `unknown option "${key}"; ${didYouMean(key, known)}known options: ${known.join(', ')}`);
   }
-  const options = checkValidatingPolicyFields(raw, report);
-  checkBetweenOptions(raw, options, className, report);
+  const options = checkFields(raw, kind.fields, report);
+  checkSharedOptions(raw, options, className, report);
+  kind.check(raw, options, report);
   const { rules } = options;
   if (problems.length > 0 || rules === undefined) return { problems };
-  return { policy: withDefaults({ ...options, rules }, className), problems };
+  const complete = { ...options, rules } as O;
+  return { policy: { ...sharedDefaults(complete, className), ...kind.defaults(complete) } as R, problems };
 }
 
-function checkBetweenOptions(raw: Record<string, unknown>, options: Partial<ValidatingPolicyOptions>, className: string, report: Report): void {
-  const empty = (value: unknown) => value === undefined || (Array.isArray(value) && value.length === 0);
-  if (empty(raw.validations) && empty(raw.auditAnnotations)) {
-    report(['validations'], 'a policy needs at least one validation or audit annotation: add `validations: [{ expression, message }]`');
-  }
+const VALIDATING: PolicyKind<ValidatingPolicyOptions, ResolvedValidatingPolicy> = {
+  decorator: '@ValidatingPolicy',
+  fields: VALIDATING_POLICY_FIELDS,
+  check(raw, _options, report) {
+    const empty = (value: unknown) => value === undefined || (Array.isArray(value) && value.length === 0);
+    if (empty(raw.validations) && empty(raw.auditAnnotations)) {
+      report(['validations'], 'a policy needs at least one validation or audit annotation: add `validations: [{ expression, message }]`');
+    }
+  },
+  defaults: (options) => ({
+    validations: options.validations ?? [],
+    auditAnnotations: options.auditAnnotations ?? [],
+    validationActions: [...(options.validationActions ?? ['Deny'])],
+  }),
+};
+
+const MUTATING: PolicyKind<MutatingPolicyOptions, ResolvedMutatingPolicy> = {
+  decorator: '@MutatingPolicy',
+  fields: MUTATING_POLICY_FIELDS,
+  check: () => undefined,
+  defaults: (options) => ({ mutations: options.mutations, reinvocationPolicy: options.reinvocationPolicy ?? 'Never' }),
+};
+
+/** Validates `@ValidatingPolicy` options of class `className` and applies defaults; every problem is reported. */
+export function resolveValidatingPolicyOptions(raw: unknown, className: string): { policy?: ResolvedValidatingPolicy; problems: Problem[] } {
+  return resolvePolicyOptions(VALIDATING, raw, className);
+}
+
+/** Validates `@MutatingPolicy` options of class `className` and applies defaults; every problem is reported. */
+export function resolveMutatingPolicyOptions(raw: unknown, className: string): { policy?: ResolvedMutatingPolicy; problems: Problem[] } {
+  return resolvePolicyOptions(MUTATING, raw, className);
+}
+
+function checkSharedOptions(raw: Record<string, unknown>, options: Partial<PolicyOptions>, className: string, report: Report): void {
   if (raw.paramRef !== undefined && raw.paramKind === undefined) report(['paramRef'], 'paramRef needs paramKind: the kind of the parameter object');
   if (raw.paramKind !== undefined && raw.paramRef === undefined)
     report(['paramKind'], 'paramKind needs paramRef: which object the binding passes as `params` (name or selector, and parameterNotFoundAction)');
@@ -57,7 +99,7 @@ function checkBetweenOptions(raw: Record<string, unknown>, options: Partial<Vali
   }
 }
 
-function withDefaults(options: ValidatingPolicyOptions, className: string): ResolvedValidatingPolicy {
+function sharedDefaults(options: PolicyOptions, className: string): ResolvedPolicy {
   return {
     name: options.name ?? defaultPolicyName(className, options.rules),
     rules: options.rules.map(resolveRule),
@@ -67,11 +109,8 @@ function withDefaults(options: ValidatingPolicyOptions, className: string): Reso
     matchPolicy: options.matchPolicy ?? 'Equivalent',
     matchConditions: options.matchConditions ?? [],
     variables: options.variables ?? [],
-    validations: options.validations ?? [],
-    auditAnnotations: options.auditAnnotations ?? [],
     failurePolicy: options.failurePolicy ?? 'Fail',
     paramKind: options.paramKind,
     paramRef: options.paramRef,
-    validationActions: [...(options.validationActions ?? ['Deny'])],
   };
 }

@@ -53,8 +53,8 @@ export interface ParamRef {
   readonly parameterNotFoundAction: ParameterNotFoundAction;
 }
 
-/** What `@ValidatingPolicy({...})` accepts. */
-export interface ValidatingPolicyOptions {
+/** What every CEL admission policy accepts, validating or mutating: its name, what it matches, its variables and parameter. */
+export interface PolicyOptions {
   /** Policy (and binding) name, a DNS subdomain. Default: `<class name in kebab-case>.<first rule group with a dot, else shaper-gen.io>`. */
   readonly name?: string;
   /** Which requests the policy sees (matchConstraints.resourceRules); at least one. */
@@ -69,28 +69,34 @@ export interface ValidatingPolicyOptions {
   readonly matchConditions?: readonly MatchCondition[];
   /** Named expressions, in order: each may use those before it. */
   readonly variables?: readonly PolicyVariable[];
-  /** The checks. A policy needs validations, auditAnnotations or both. */
-  readonly validations?: readonly Validation[];
-  /** At most 20, with unique keys. */
-  readonly auditAnnotations?: readonly AuditAnnotation[];
   /** What the API server does when an expression errors: Fail (default) or Ignore. */
   readonly failurePolicy?: FailurePolicy;
   readonly paramKind?: ParamKind;
   /** Required with paramKind: which object the binding passes as `params`. */
   readonly paramRef?: ParamRef;
+}
+
+/** What `@ValidatingPolicy({...})` accepts. */
+export interface ValidatingPolicyOptions extends PolicyOptions {
+  /** The checks. A policy needs validations, auditAnnotations or both. */
+  readonly validations?: readonly Validation[];
+  /** At most 20, with unique keys. */
+  readonly auditAnnotations?: readonly AuditAnnotation[];
   /** What a failed validation does: Deny (default), Warn, Audit; Deny and Warn not together. The chart can override it per environment. */
   readonly validationActions?: readonly ValidationAction[];
 }
 
-/** Options that take a default when omitted. */
-type DefaultedPolicyOption = 'name' | 'matchPolicy' | 'failurePolicy' | 'validationActions' | 'variables' | 'validations' | 'auditAnnotations' | 'matchConditions' | 'excludeResourceRules';
+/** Options every policy takes a default for when omitted. */
+type DefaultedPolicyOption = 'name' | 'matchPolicy' | 'failurePolicy' | 'variables' | 'matchConditions' | 'excludeResourceRules';
 
-/** A ValidatingPolicy's options after validation, with every default applied. */
-export interface ResolvedValidatingPolicy
-  extends Required<Pick<ValidatingPolicyOptions, DefaultedPolicyOption>>, Pick<ValidatingPolicyOptions, 'namespaceSelector' | 'objectSelector' | 'paramKind' | 'paramRef'> {
+/** A policy's shared options after validation, with every default applied. */
+export interface ResolvedPolicy extends Required<Pick<PolicyOptions, DefaultedPolicyOption>>, Pick<PolicyOptions, 'namespaceSelector' | 'objectSelector' | 'paramKind' | 'paramRef'> {
   readonly rules: readonly ResolvedRule[];
   readonly excludeResourceRules: readonly ResolvedRule[];
 }
+
+/** A ValidatingPolicy's options after validation, with every default applied. */
+export interface ResolvedValidatingPolicy extends ResolvedPolicy, Required<Pick<ValidatingPolicyOptions, 'validationActions' | 'validations' | 'auditAnnotations'>> {}
 
 type Assert<T extends true> = T;
 type _EveryPolicyOptionResolves = Assert<[Exclude<keyof ValidatingPolicyOptions, keyof ResolvedValidatingPolicy>] extends [never] ? true : false>;

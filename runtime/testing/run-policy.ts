@@ -1,14 +1,16 @@
 /**
- * `runPolicy`: a `@ValidatingPolicy` class evaluated locally on one request,
- * returning what the API server would answer — allowed or denied with its
- * status, warnings and audit annotations. The CEL evaluation lives in
+ * `runPolicy`: a `@ValidatingPolicy` or `@MutatingPolicy` class evaluated
+ * locally on one request, returning what the API server would answer —
+ * allowed or denied with its status, warnings and audit annotations, and for
+ * a mutating policy the object it produces. The CEL evaluation lives in
  * @shaper-gen/generator (a dev dependency of every shaper-gen project), beside
  * the declarations the generator type-checks with, so the production runtime
  * never carries a CEL library.
  */
 import type { KubernetesObject } from '../contract.js';
+import type { ResolvedMutatingPolicy } from '../options/mutating-policy-types.js';
 import type { ResolvedValidatingPolicy, ValidationAction } from '../options/policy-types.js';
-import { validatingPolicyOf } from '../policy/decorator.js';
+import { mutatingPolicyOf, validatingPolicyOf } from '../policy/decorator.js';
 import { admissionRequest, type RequestInput } from './admission-request.js';
 
 export interface PolicyInput<T extends object = KubernetesObject> extends RequestInput<T> {
@@ -18,6 +20,11 @@ export interface PolicyInput<T extends object = KubernetesObject> extends Reques
   namespaceObject?: object | null;
   /** The binding's validationActions, as a chart value may set them; default: the policy's own. */
   validationActions?: ValidationAction[];
+  /**
+   * Mutating policies: the resource's structural schema (its CRD's `openAPIV3Schema`), which an
+   * ApplyConfiguration is merged by. Without it only `metadata` can be merged.
+   */
+  schema?: object;
 }
 
 export interface PolicyDecision {
@@ -33,6 +40,15 @@ export interface PolicyDecision {
   warnings: string[];
   /** The audit annotations the API server would add to the request's audit event. */
   auditAnnotations: Record<string, string>;
+  /** Mutating policies: the object after the policy's mutations (as it came when the policy did not apply or refused). */
+  object?: unknown;
+}
+
+interface Refusal {
+  matched: boolean;
+  why?: string;
+  allowed: boolean;
+  status?: { code: number; reason: string; message: string };
 }
 
 interface PolicyEvaluator {
@@ -47,6 +63,10 @@ interface PolicyEvaluator {
     warnings: readonly string[];
     auditAnnotations: Readonly<Record<string, string>>;
   };
+  evaluateMutatingPolicy: (
+    policy: ResolvedMutatingPolicy,
+    input: { request: ReturnType<typeof admissionRequest>; params?: unknown; namespaceObject?: unknown; schema?: object },
+  ) => Refusal & { object: unknown };
 }
 
 const EVALUATOR = '@shaper-gen/generator/policy';
@@ -63,21 +83,30 @@ async function loadEvaluator(): Promise<PolicyEvaluator> {
   }
 }
 
-/** Evaluates a `@ValidatingPolicy` class on one request, as the API server would. */
-export async function runPolicy<T extends object>(policyClass: abstract new (...args: never[]) => unknown, input: PolicyInput<T>): Promise<PolicyDecision> {
-  const policy = validatingPolicyOf(policyClass);
-  if (!policy) throw new TypeError(`runPolicy: ${policyClass.name} is not decorated with @ValidatingPolicy`);
-  const { params, namespaceObject, validationActions, ...requestInput } = input;
-  const request = admissionRequest(requestInput, policy);
-  const { evaluateValidatingPolicy } = await loadEvaluator();
-  const result = evaluateValidatingPolicy(policy, { request, params, namespaceObject, validationActions });
+function decided(result: Refusal): Pick<PolicyDecision, 'matched' | 'why' | 'allowed' | 'code' | 'reason' | 'message'> {
   return {
     matched: result.matched,
     ...(result.why !== undefined && { why: result.why }),
     allowed: result.allowed,
     code: result.status?.code ?? 200,
     ...(result.status && { reason: result.status.reason, message: result.status.message }),
-    warnings: [...result.warnings],
-    auditAnnotations: { ...result.auditAnnotations },
   };
+}
+
+/** Evaluates a `@ValidatingPolicy` or `@MutatingPolicy` class on one request, as the API server would. */
+export async function runPolicy<T extends object>(policyClass: abstract new (...args: never[]) => unknown, input: PolicyInput<T>): Promise<PolicyDecision> {
+  const { params, namespaceObject, validationActions, schema, ...requestInput } = input;
+  const mutating = mutatingPolicyOf(policyClass);
+  if (mutating) {
+    const request = admissionRequest(requestInput, mutating);
+    const { evaluateMutatingPolicy } = await loadEvaluator();
+    const result = evaluateMutatingPolicy(mutating, { request, params, namespaceObject, schema });
+    return { ...decided(result), warnings: [], auditAnnotations: {}, object: result.object };
+  }
+  const policy = validatingPolicyOf(policyClass);
+  if (!policy) throw new TypeError(`runPolicy: ${policyClass.name} is not decorated with @ValidatingPolicy or @MutatingPolicy`);
+  const request = admissionRequest(requestInput, policy);
+  const { evaluateValidatingPolicy } = await loadEvaluator();
+  const result = evaluateValidatingPolicy(policy, { request, params, namespaceObject, validationActions });
+  return { ...decided(result), warnings: [...result.warnings], auditAnnotations: { ...result.auditAnnotations } };
 }

@@ -12,3 +12,5 @@ export const API_VERSION = `${GROUP}/${VERSION}`;
 export const TIER_LABEL = 'shaper.io/tier';
 /** An Assignment with this label set to "true" cannot be deleted. */
 export const PROTECTED_LABEL = 'shaper.io/protected';
+/** On an Assignment: the name of the Profile it refers to, so that Assignments can be selected by Profile. */
+export const PROFILE_LABEL = 'shaper.io/profile';

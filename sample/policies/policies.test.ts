@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runPolicy } from 'shaper-gen/testing';
+import type { Assignment } from '../api/assignment.js';
 import type { Profile } from '../api/profile.js';
+import { AssignmentProfileLabelPolicy } from './assignment-profile-label-policy.js';
 import { ProfileDescriptionPolicy } from './profile-description-policy.js';
 import { ProfileTierPolicy } from './profile-tier-policy.js';
 import { TierLabelPolicy } from './tier-label-policy.js';
@@ -76,6 +78,48 @@ describe('TierLabelPolicy', () => {
       code: 200,
       warnings: [],
       auditAnnotations: {},
+    });
+  });
+});
+
+describe('AssignmentProfileLabelPolicy', () => {
+  const assignment = (spec: Assignment['spec'], labels?: Record<string, string>): Assignment => ({
+    apiVersion: 'shaper.io/v1alpha1',
+    kind: 'Assignment',
+    metadata: { name: 'a', namespace: 'team-a', ...(labels && { labels }) },
+    spec,
+  });
+
+  it('labels an Assignment with the Profile it refers to, keeping its other labels', async () => {
+    const decision = await runPolicy(AssignmentProfileLabelPolicy, { object: assignment({ profileRef: { name: 'gold' }, weight: 10 }, { team: 'web' }) });
+    expect(decision).toEqual({
+      matched: true,
+      allowed: true,
+      code: 200,
+      warnings: [],
+      auditAnnotations: {},
+      object: assignment({ profileRef: { name: 'gold' }, weight: 10 }, { team: 'web', 'shaper.io/profile': 'gold' }),
+    });
+  });
+
+  it('follows a change of Profile on UPDATE', async () => {
+    const decision = await runPolicy(AssignmentProfileLabelPolicy, {
+      oldObject: assignment({ profileRef: { name: 'gold' } }, { 'shaper.io/profile': 'gold' }),
+      object: assignment({ profileRef: { name: 'silver' } }, { 'shaper.io/profile': 'gold' }),
+    });
+    expect(decision.object).toEqual(assignment({ profileRef: { name: 'silver' } }, { 'shaper.io/profile': 'silver' }));
+  });
+
+  it('leaves an Assignment without a Profile as it is', async () => {
+    const decision = await runPolicy(AssignmentProfileLabelPolicy, { object: assignment({ weight: 10 }) });
+    expect(decision).toEqual({
+      matched: false,
+      why: 'matchCondition "names-a-profile" is false',
+      allowed: true,
+      code: 200,
+      warnings: [],
+      auditAnnotations: {},
+      object: assignment({ weight: 10 }),
     });
   });
 });

@@ -1,11 +1,13 @@
 /**
- * docs/reference/validating-policy-options.md, from the one option schema of
- * `@ValidatingPolicy`, as decorator-options.ts builds the `@Webhook` page:
- * runtime/options/policy-types.ts (each option's type and JSDoc),
- * policy-fields.ts (which options exist, their checks), policy-resolve.ts
- * (the checks between options and the defaults, read by resolving example
- * options) and the generator's template (the field of the
- * ValidatingAdmissionPolicy or its binding each option is written to). Every
+ * docs/reference/validating-policy-options.md and
+ * mutating-policy-options.md, from the one option schema of
+ * `@ValidatingPolicy` and `@MutatingPolicy`, as decorator-options.ts builds
+ * the `@Webhook` page: runtime/options/policy-types.ts and
+ * mutating-policy-types.ts (each option's type and JSDoc), policy-fields.ts
+ * and mutating-policy-fields.ts (which options exist, their checks),
+ * policy-resolve.ts (the checks between options and the defaults, read by
+ * resolving example options) and the generator's templates (the field of
+ * the policy or its binding each option is written to). Every
  * example input below is refused by the code, and the page prints the
  * message the code gives; CEL examples are compiled by the generator's own
  * policy checker. An example that stops being refused stops the script.
@@ -14,10 +16,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkPolicyExpressions } from '../../packages/generator/src/policy/expressions.ts';
 import { WEBHOOK_FIELDS } from '../../runtime/options/fields.ts';
+import { MUTATING_POLICY_FIELDS, MUTATING_POLICY_OPTION_NAMES } from '../../runtime/options/mutating-policy-fields.ts';
+import * as mutatingLists from '../../runtime/options/mutating-policy-types.ts';
 import { VALIDATING_POLICY_FIELDS, VALIDATING_POLICY_OPTION_NAMES } from '../../runtime/options/policy-fields.ts';
-import { resolveValidatingPolicyOptions } from '../../runtime/options/policy-resolve.ts';
+import { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions } from '../../runtime/options/policy-resolve.ts';
 import * as policyLists from '../../runtime/options/policy-types.ts';
-import type { ResolvedValidatingPolicy, ValidatingPolicyOptions } from '../../runtime/options/policy-types.ts';
 import * as optionLists from '../../runtime/options/types.ts';
 import { formatProblemPath, type Problem } from '../../runtime/problems.ts';
 import { aliasValues, referencedInterfaces, wrongType } from './decorator-options.ts';
@@ -25,16 +28,14 @@ import { code, generatedHeader, literal, paragraph, table } from './markdown.ts'
 import { objectTemplateFields, type FieldMap } from './template-fields.ts';
 import { readTypeDocs, type InterfaceDoc, type PropertyDoc, type TypeDocs } from './type-docs.ts';
 
-const TYPES_FILE = 'runtime/options/policy-types.ts';
-const TEMPLATE_FILE = 'packages/generator/templates/validating-admission-policies.yaml.hbs';
 const WEBHOOK_PAGE = 'decorator-options.md';
-const LISTS = { ...optionLists, ...policyLists };
+const WEBHOOK_TYPES_FILE = 'runtime/options/types.ts';
+const LISTS = { ...optionLists, ...policyLists, ...mutatingLists };
 
 /** The example policy: class WidgetPolicy on a custom resource, and one on a core resource, to show derived defaults. */
 const CLASS_NAME = 'WidgetPolicy';
 const BASE_RULE = { groups: ['example.com'], versions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] };
-const POLICY = { rules: [BASE_RULE], validations: [{ expression: 'object.spec.replicas <= 5' }] };
-const CORE_POLICY = { ...POLICY, rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }] };
+const CORE_RULES = [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }];
 const PARAMS = { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, paramRef: { name: 'widget-limits', parameterNotFoundAction: 'Deny' } };
 
 interface Example {
@@ -45,10 +46,10 @@ interface Example {
 }
 
 /** Options that need another to be valid: their examples set it too. */
-const ALONG: Partial<Record<keyof ValidatingPolicyOptions, Record<string, unknown>>> = { paramKind: { paramRef: PARAMS.paramRef }, paramRef: { paramKind: PARAMS.paramKind } };
+const ALONG: Readonly<Record<string, Record<string, unknown>>> = { paramKind: { paramRef: PARAMS.paramRef }, paramRef: { paramKind: PARAMS.paramKind } };
 
-/** Refused inputs per option, beyond the wrong-type input every option gets. */
-const EXAMPLES: Partial<Record<keyof ValidatingPolicyOptions, readonly Example[]>> = {
+/** Refused inputs per option every policy has, beyond the wrong-type input every option gets. */
+const SHARED_EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   name: [{ value: 'Widget_Policy' }],
   excludeResourceRules: [{ value: [{ ...BASE_RULE, operations: ['PATCH'] }] }],
   matchPolicy: [{ value: 'exact' }],
@@ -63,6 +64,13 @@ const EXAMPLES: Partial<Record<keyof ValidatingPolicyOptions, readonly Example[]
     },
     { value: [{ name: 'tier', expression: ' ' }] },
   ],
+  failurePolicy: [{ value: 'fail' }],
+  paramKind: [{ value: { apiVersion: 'v1', kind: 'configMap' } }, { value: { apiVersion: 'Example.com/v1', kind: 'Widget' } }],
+  paramRef: [{ value: { name: 'limits', selector: {}, parameterNotFoundAction: 'Deny' } }, { value: { name: 'limits' } }],
+};
+
+const VALIDATING_EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
+  ...SHARED_EXAMPLES,
   validations: [
     { value: [{ message: 'replicas must be at most 5' }] },
     { value: [{ expression: 'true', reason: 'BadRequest' }] },
@@ -80,19 +88,8 @@ const EXAMPLES: Partial<Record<keyof ValidatingPolicyOptions, readonly Example[]
     { value: [{ key: 'team/tier', valueExpression: "'a'" }] },
     { value: [{ key: 'tier', valueExpression: `'${'x'.repeat(5 * 1024)}'` }], label: 'a valueExpression of 5 KiB + 2 bytes' },
   ],
-  failurePolicy: [{ value: 'fail' }],
-  paramKind: [{ value: { apiVersion: 'v1', kind: 'configMap' } }, { value: { apiVersion: 'Example.com/v1', kind: 'Widget' } }],
-  paramRef: [{ value: { name: 'limits', selector: {}, parameterNotFoundAction: 'Deny' } }, { value: { name: 'limits' } }],
   validationActions: [{ value: [] }, { value: ['Deny', 'Warn'] }, { value: ['Block'] }, { value: ['Warn', 'Warn'] }],
 };
-
-/** Option sets refused for how their options go together (policy-resolve.ts). */
-const BETWEEN: readonly { readonly options: Record<string, unknown>; readonly label: string; readonly className?: string }[] = [
-  { options: { rules: [BASE_RULE] }, label: 'neither validations nor auditAnnotations' },
-  { options: { ...POLICY, paramRef: PARAMS.paramRef }, label: 'paramRef without paramKind' },
-  { options: { ...POLICY, paramKind: PARAMS.paramKind }, label: 'paramKind without paramRef' },
-  { options: POLICY, label: 'no `name`, on a class whose name is 250 × "A"', className: 'A'.repeat(250) },
-];
 
 /** The schema `object` is typed from in the CEL examples, as a CRD's openAPIV3Schema. */
 const WIDGET_SCHEMA = {
@@ -100,46 +97,157 @@ const WIDGET_SCHEMA = {
   properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' }, tier: { type: 'string' } } } },
 };
 
-/** CEL the generator refuses in a policy: [option path, expression]; each site is compiled on the example policy. */
-const CEL_EXAMPLES: readonly (readonly [string, string])[] = [
-  ['validations[0].expression', 'object.spec.replicas <='],
-  ['validations[0].expression', 'object.spec.replicas'],
-  ['validations[0].expression', 'object.spec.replcas <= 5'],
-  ['validations[0].expression', "object.spec.tier <= 'gold' && object.spec.tier > 1"],
-  ['validations[0].messageExpression', "'replicas: ' + object.spec.replicas"],
-  ['validations[0].messageExpression', "authorizer.group('').resource('pods').check('get').allowed() ? 'a' : 'b'"],
-  ['variables[0].expression', 'variables.later'],
-  ['auditAnnotations[0].valueExpression', 'object.spec.replicas'],
-  ['matchConditions[0].expression', "duration('1x') > duration('1s')"],
-];
+type Options = Record<string, unknown>;
 
-function resolved(options: object, className = CLASS_NAME): ResolvedValidatingPolicy {
-  const { policy, problems } = resolveValidatingPolicyOptions(options, className);
-  if (!policy) throw new Error(`scripts/docs: the example policy options are refused: ${problems.map((p) => p.message).join('; ')}`);
-  return policy;
+/** What differs between the two pages: the decorator, its schema, its template, its examples. */
+interface PolicyPage {
+  /** `ValidatingPolicy`: the decorator's name, and the page's title. */
+  readonly decorator: string;
+  /** `ValidatingAdmissionPolicy`: the kind it declares (with its `…Binding`). */
+  readonly kind: string;
+  readonly typesFile: string;
+  readonly fieldsFile: string;
+  readonly optionsInterface: string;
+  readonly templateFile: string;
+  readonly fields: Readonly<Record<string, { readonly required?: true; readonly check: unknown }>>;
+  readonly optionNames: readonly string[];
+  readonly resolve: (options: unknown, className: string) => { policy?: object; problems: Problem[] };
+  /** The example policy on WidgetPolicy; an option it sets is shown by its default without it, plus `restore`. */
+  readonly policy: Options;
+  readonly restore: Options;
+  readonly examples: Readonly<Record<string, readonly Example[]>>;
+  /** Option sets refused for how their options go together (policy-resolve.ts). */
+  readonly between: readonly { readonly options: Options; readonly label: string; readonly className?: string }[];
+  /** CEL the generator refuses: [option path, expression, the options that hold it]. */
+  readonly cel: readonly (readonly [string, string, Options])[];
+  readonly celIntro: string;
+  readonly intro: string;
 }
 
-function problemsOf(options: Record<string, unknown>, className = CLASS_NAME): Problem[] {
-  return resolveValidatingPolicyOptions(options, className).problems;
+const VALIDATING_POLICY = { rules: [BASE_RULE], validations: [{ expression: 'object.spec.replicas <= 5' }] };
+const MUTATING_POLICY = { rules: [BASE_RULE], mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{spec: Object.spec{replicas: 3}}' } }] };
+const sharedBetween = (policy: Options) => [
+  { options: { ...policy, paramRef: PARAMS.paramRef }, label: 'paramRef without paramKind' },
+  { options: { ...policy, paramKind: PARAMS.paramKind }, label: 'paramKind without paramRef' },
+  { options: policy, label: 'no `name`, on a class whose name is 250 × "A"', className: 'A'.repeat(250) },
+];
+/** CEL in a matchCondition or a variable, refused in any policy. */
+const sharedCel = (policy: Options): (readonly [string, string, Options])[] => [
+  [
+    'variables[0].expression',
+    'variables.later',
+    {
+      ...policy,
+      variables: [
+        { name: 'first', expression: 'variables.later' },
+        { name: 'later', expression: '1' },
+      ],
+    },
+  ],
+  ['matchConditions[0].expression', "duration('1x') > duration('1s')", { ...policy, matchConditions: [{ name: 'example', expression: "duration('1x') > duration('1s')" }] }],
+];
+const validation = (expression: string, messageExpression?: string) => ({ ...VALIDATING_POLICY, validations: [{ expression, ...(messageExpression && { messageExpression }) }] });
+const mutation = (patchType: string, expression: string) => ({
+  ...MUTATING_POLICY,
+  mutations: [{ patchType, [patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration']: { expression } }],
+});
+
+const VALIDATING_PAGE: PolicyPage = {
+  decorator: 'ValidatingPolicy',
+  kind: 'ValidatingAdmissionPolicy',
+  typesFile: 'runtime/options/policy-types.ts',
+  fieldsFile: 'runtime/options/policy-fields.ts',
+  optionsInterface: 'ValidatingPolicyOptions',
+  templateFile: 'packages/generator/templates/validating-admission-policies.yaml.hbs',
+  fields: VALIDATING_POLICY_FIELDS,
+  optionNames: VALIDATING_POLICY_OPTION_NAMES,
+  resolve: resolveValidatingPolicyOptions,
+  policy: VALIDATING_POLICY,
+  restore: { auditAnnotations: [{ key: 'k', valueExpression: "'v'" }] },
+  examples: VALIDATING_EXAMPLES,
+  between: [{ options: { rules: [BASE_RULE] }, label: 'neither validations nor auditAnnotations' }, ...sharedBetween(VALIDATING_POLICY)],
+  cel: [
+    ['validations[0].expression', 'object.spec.replicas <=', validation('object.spec.replicas <=')],
+    ['validations[0].expression', 'object.spec.replicas', validation('object.spec.replicas')],
+    ['validations[0].expression', 'object.spec.replcas <= 5', validation('object.spec.replcas <= 5')],
+    ['validations[0].expression', "object.spec.tier <= 'gold' && object.spec.tier > 1", validation("object.spec.tier <= 'gold' && object.spec.tier > 1")],
+    ['validations[0].messageExpression', "'replicas: ' + object.spec.replicas", validation('object.spec.replicas <= 5', "'replicas: ' + object.spec.replicas")],
+    [
+      'validations[0].messageExpression',
+      "authorizer.group('').resource('pods').check('get').allowed() ? 'a' : 'b'",
+      validation('object.spec.replicas <= 5', "authorizer.group('').resource('pods').check('get').allowed() ? 'a' : 'b'"),
+    ],
+    ...sharedCel(VALIDATING_POLICY).slice(0, 1),
+    ['auditAnnotations[0].valueExpression', 'object.spec.replicas', { ...VALIDATING_POLICY, auditAnnotations: [{ key: 'replicas', valueExpression: 'object.spec.replicas' }] }],
+    ...sharedCel(VALIDATING_POLICY).slice(1),
+  ],
+  celIntro: `a validation must be of type ${code('bool')}, a ${code('messageExpression')} ${code('string')}, an audit annotation's
+    ${code('valueExpression')} ${code('string')} or ${code('null')}`,
+  intro: `declares a ValidatingAdmissionPolicy, CEL that the API server evaluates itself, and its ValidatingAdmissionPolicyBinding`,
+};
+
+const MUTATING_PAGE: PolicyPage = {
+  decorator: 'MutatingPolicy',
+  kind: 'MutatingAdmissionPolicy',
+  typesFile: 'runtime/options/mutating-policy-types.ts',
+  fieldsFile: 'runtime/options/mutating-policy-fields.ts',
+  optionsInterface: 'MutatingPolicyOptions',
+  templateFile: 'packages/generator/templates/mutating-admission-policies.yaml.hbs',
+  fields: MUTATING_POLICY_FIELDS,
+  optionNames: MUTATING_POLICY_OPTION_NAMES,
+  resolve: resolveMutatingPolicyOptions,
+  policy: MUTATING_POLICY,
+  restore: {},
+  examples: {
+    ...SHARED_EXAMPLES,
+    rules: [{ value: [{ ...BASE_RULE, operations: ['CREATE', 'DELETE'] }] }],
+    mutations: [
+      { value: [] },
+      { value: [{ patchType: 'StrategicMerge' }] },
+      { value: [{ patchType: 'JSONPatch', applyConfiguration: { expression: 'Object{}' } }] },
+      { value: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: ' ' } }] },
+    ],
+    reinvocationPolicy: [{ value: 'Always' }],
+  },
+  between: sharedBetween(MUTATING_POLICY),
+  cel: [
+    ['mutations[0].applyConfiguration.expression', 'object', mutation('ApplyConfiguration', 'object')],
+    ['mutations[0].applyConfiguration.expression', 'Widget{spec: Widget.spec{replicas: 3}}', mutation('ApplyConfiguration', 'Widget{spec: Widget.spec{replicas: 3}}')],
+    ['mutations[0].applyConfiguration.expression', 'Object{spec: Object.spec{replicaz: 3}}', mutation('ApplyConfiguration', 'Object{spec: Object.spec{replicaz: 3}}')],
+    ['mutations[0].applyConfiguration.expression', "Object{spec: Object.spec{replicas: '3'}}", mutation('ApplyConfiguration', "Object{spec: Object.spec{replicas: '3'}}")],
+    ['mutations[0].jsonPatch.expression', "JSONPatch{op: 'add', path: '/spec/replicas', value: 3}", mutation('JSONPatch', "JSONPatch{op: 'add', path: '/spec/replicas', value: 3}")],
+    ['mutations[0].jsonPatch.expression', "[JSONPatch{op: 'add', pth: '/spec/replicas'}]", mutation('JSONPatch', "[JSONPatch{op: 'add', pth: '/spec/replicas'}]")],
+    ...sharedCel(MUTATING_POLICY),
+  ],
+  celIntro: `an ${code('applyConfiguration.expression')} must be of type ${code('Object')} (built as ${code('Object{spec: Object.spec{…}}')}),
+    a ${code('jsonPatch.expression')} of type ${code('list<JSONPatch>')} (${code("[JSONPatch{op: 'add', path: '/spec/x', value: 1}]")}; ${code('jsonpatch.escapeKey()')}
+    escapes a key for a path), and a message construction names ${code('Object')}, a path of ${code('Object')}'s fields or ${code('JSONPatch')}`,
+  intro: `declares a MutatingAdmissionPolicy, CEL changes that the API server makes itself, and its MutatingAdmissionPolicyBinding`,
+};
+
+function resolved(page: PolicyPage, options: object, className = CLASS_NAME): Record<string, unknown> {
+  const { policy, problems } = page.resolve(options, className);
+  if (!policy) throw new Error(`scripts/docs: the example policy options are refused: ${problems.map((p) => p.message).join('; ')}`);
+  return policy as Record<string, unknown>;
 }
 
 function show(example: Example): string {
   return example.label ?? literal(example.value);
 }
 
-function optionExamples(option: keyof ValidatingPolicyOptions, type: string): string[][] {
-  const examples: Example[] = [{ value: wrongType(type) }, ...(EXAMPLES[option] ?? [])];
+function optionExamples(page: PolicyPage, option: string, type: string): string[][] {
+  const examples: Example[] = [{ value: wrongType(type) }, ...(page.examples[option] ?? [])];
   return examples.map((example) => {
-    const problems = problemsOf({ ...POLICY, ...ALONG[option], [option]: example.value });
+    const problems = page.resolve({ ...page.policy, ...ALONG[option], [option]: example.value }, CLASS_NAME).problems;
     if (problems.length === 0)
-      throw new Error(`scripts/docs: the example ${show(example)} for @ValidatingPolicy option ${option} is no longer refused; change it in scripts/docs/policy-options.ts`);
+      throw new Error(`scripts/docs: the example ${show(example)} for @${page.decorator} option ${option} is no longer refused; change it in scripts/docs/policy-options.ts`);
     return [code(show(example)), problems.map((p) => p.message).join('; ')];
   });
 }
 
-function betweenExamples(): string[] {
-  return BETWEEN.map(({ options, label, className }) => {
-    const problems = problemsOf(options, className);
+function betweenExamples(page: PolicyPage): string[] {
+  return page.between.map(({ options, label, className }) => {
+    const problems = page.resolve(options, className ?? CLASS_NAME).problems;
     if (problems.length === 0) throw new Error(`scripts/docs: the example "${label}" is no longer refused; change it in scripts/docs/policy-options.ts`);
     // A derived name hundreds of letters long is shown by its length.
     const compact = (message: string) => message.replace(/([aA])\1{19,}/g, (run) => `<${run.length} × "${run[0]!}">`);
@@ -147,44 +255,33 @@ function betweenExamples(): string[] {
   });
 }
 
-function celExamples(): string[][] {
+function celExamples(page: PolicyPage): string[][] {
   const resource = { name: 'widgets.example.com/v1', schema: WIDGET_SCHEMA };
-  return CEL_EXAMPLES.map(([site, expression]) => {
-    const options: Record<string, unknown> = { ...POLICY, validations: [{ expression: 'object.spec.replicas <= 5' }] };
-    if (site.startsWith('validations[0].messageExpression')) options.validations = [{ expression: 'object.spec.replicas <= 5', messageExpression: expression }];
-    else if (site.startsWith('validations')) options.validations = [{ expression }];
-    else if (site.startsWith('variables'))
-      options.variables = [
-        { name: 'first', expression },
-        { name: 'later', expression: '1' },
-      ];
-    else if (site.startsWith('auditAnnotations')) options.auditAnnotations = [{ key: 'replicas', valueExpression: expression }];
-    else options.matchConditions = [{ name: 'example', expression }];
-    const problems = checkPolicyExpressions(resolved(options), resource);
+  return page.cel.map(([site, expression, options]) => {
+    const problems = checkPolicyExpressions(resolved(page, options) as never, resource);
     if (problems.length === 0) throw new Error(`scripts/docs: the CEL example ${expression} (${site}) is no longer refused; change it in scripts/docs/policy-options.ts`);
     return [code(site), code(expression), problems.map((p) => p.message).join('; ')];
   });
 }
 
 /** A default as the reader needs it: required, derived from the class name and rules, or one value. */
-function defaultOf(option: keyof ValidatingPolicyOptions): string {
-  if ((VALIDATING_POLICY_FIELDS[option] as { required?: true }).required) return 'required';
-  const [custom, core] = [resolved(POLICY), resolved(CORE_POLICY)];
-  const value = (policy: ResolvedValidatingPolicy) => (policy as unknown as Record<string, unknown>)[option];
+function defaultOf(page: PolicyPage, option: string): string {
+  if (page.fields[option]!.required) return 'required';
+  const [custom, core] = [resolved(page, page.policy), resolved(page, { ...page.policy, rules: CORE_RULES })];
   const shown = (v: unknown) => (v === undefined ? 'not set' : code(literal(v)));
-  if (literal(value(custom)) !== literal(value(core))) {
-    const example = (input: typeof POLICY, policy: ResolvedValidatingPolicy) => `${shown(value(policy))} for class ${code(CLASS_NAME)} and groups ${code(literal(input.rules[0]!.groups))}`;
-    return `derived: ${example(POLICY, custom)}; ${example(CORE_POLICY, core)}`;
+  if (literal(custom[option]) !== literal(core[option])) {
+    const example = (groups: unknown, policy: Record<string, unknown>) => `${shown(policy[option])} for class ${code(CLASS_NAME)} and groups ${code(literal(groups))}`;
+    return `derived: ${example(BASE_RULE.groups, custom)}; ${example(CORE_RULES[0]!.groups, core)}`;
   }
   // Options the examples set are shown by their default, resolved without them.
-  const { [option]: _set, ...without } = POLICY as Record<string, unknown>;
-  if (option in POLICY) return shown(value(resolved({ ...without, auditAnnotations: [{ key: 'k', valueExpression: "'v'" }] })));
-  return shown(value(custom));
+  const { [option]: _set, ...without } = page.policy;
+  if (option in page.policy) return shown(resolved(page, { ...without, ...page.restore })[option]);
+  return shown(custom[option]);
 }
 
-function writtenTo(option: string, fields: FieldMap, template: string): string {
+function writtenTo(page: PolicyPage, option: string, fields: FieldMap, template: string): string {
   const found = fields.get(option);
-  if (!found) throw new Error(`scripts/docs: @ValidatingPolicy option ${option} is written nowhere in ${TEMPLATE_FILE}; say where in scripts/docs/policy-options.ts`);
+  if (!found) throw new Error(`scripts/docs: @${page.decorator} option ${option} is written nowhere in ${page.templateFile}; say where in scripts/docs/policy-options.ts`);
   const note =
     option === 'validationActions' && template.includes('$override.validationActions') && template.includes('$policies.validationActions')
       ? `, unless the chart values ${code('policies.overrides.<name>.validationActions')} or ${code('policies.validationActions')} replace it`
@@ -204,92 +301,100 @@ function itemTable(doc: InterfaceDoc, option: string | undefined, docs: TypeDocs
   );
 }
 
-export function policyOptionsPage(root: string): string {
-  const docs = readTypeDocs(root, TYPES_FILE);
-  const options = docs.interfaces.get('ValidatingPolicyOptions');
-  if (!options) throw new Error(`scripts/docs: no interface ValidatingPolicyOptions in ${TYPES_FILE}`);
+function optionSection(page: PolicyPage, name: string, property: PropertyDoc, context: { docs: TypeDocs; fields: FieldMap; template: string }): string[] {
+  const values = aliasValues(property.type, context.docs, LISTS);
+  const out = ['', `## ${code(name)}`, ''];
+  if (property.doc) out.push(property.doc, '');
+  out.push(`- Type: ${code(property.type)}${values ? `, one of ${values}` : ''}`);
+  out.push(`- Default: ${defaultOf(page, name)}`);
+  out.push(`- Written to: ${writtenTo(page, name, context.fields, context.template)}`);
+  const sameCheck = (option: keyof typeof WEBHOOK_FIELDS) => WEBHOOK_FIELDS[option].check === page.fields[name]!.check;
+  const webhookOptions = Object.keys(WEBHOOK_FIELDS) as (keyof typeof WEBHOOK_FIELDS)[];
+  const webhookOption = webhookOptions.find((option) => option === name && sameCheck(option)) ?? webhookOptions.find(sameCheck);
+  if (webhookOption) {
+    out.push(`- Checked by the same code as ${code('@Webhook')}'s ${code(webhookOption)}, with the same messages: [${WEBHOOK_PAGE}](${WEBHOOK_PAGE}#${webhookOption.toLowerCase()}).`);
+    return out;
+  }
+  const along = ALONG[name]
+    ? ` (with ${Object.keys(ALONG[name])
+        .map((key) => `${code(key)}: ${code(literal(ALONG[name]![key]))}`)
+        .join(', ')} set)`
+    : '';
+  out.push('', `Refused inputs${along} and the messages they get:`, '', table(['input', 'message'], optionExamples(page, name, property.type)));
+  return out;
+}
+
+function policyPage(page: PolicyPage, root: string): string {
+  const docs = readTypeDocs(root, page.typesFile);
+  const options = docs.interfaces.get(page.optionsInterface);
+  if (!options) throw new Error(`scripts/docs: no interface ${page.optionsInterface} in ${page.typesFile}`);
   const property = (name: string) => {
     const found = options.properties.find((p) => p.name === name);
-    if (!found) throw new Error(`scripts/docs: option ${name} of runtime/options/policy-fields.ts is not in ValidatingPolicyOptions (${TYPES_FILE})`);
+    if (!found) throw new Error(`scripts/docs: option ${name} of ${page.fieldsFile} is not in ${page.optionsInterface} (${page.typesFile})`);
     return found;
   };
-  const template = readFileSync(path.join(root, TEMPLATE_FILE), 'utf8');
-  const fields = objectTemplateFields(path.join(root, TEMPLATE_FILE), VALIDATING_POLICY_OPTION_NAMES);
+  const template = readFileSync(path.join(root, page.templateFile), 'utf8');
+  const fields = objectTemplateFields(path.join(root, page.templateFile), page.optionNames);
   const out: string[] = [
-    generatedHeader('ValidatingPolicy options', [TYPES_FILE, 'runtime/options/policy-fields.ts', 'runtime/options/policy-resolve.ts', TEMPLATE_FILE]),
+    generatedHeader(`${page.decorator} options`, [page.typesFile, page.fieldsFile, 'runtime/options/policy-resolve.ts', page.templateFile]),
     '',
-    paragraph(`${code('@ValidatingPolicy({...})')} on a class declares a ValidatingAdmissionPolicy, CEL that the API server evaluates
-      itself, and its ValidatingAdmissionPolicyBinding, both named after the policy. The options are named as
+    paragraph(`${code(`@${page.decorator}({...})`)} on a class ${page.intro}, both named after the policy. The options are named as
       ${code('admissionregistration.k8s.io/v1')} names them; the match options share their checks with ${code('@Webhook')}
       ([${WEBHOOK_PAGE}](${WEBHOOK_PAGE})). Options left out take the defaults shown. ${code('shaper-gen manifests')} checks each
       decorator's argument, evaluated statically, and compiles every CEL expression, reporting problems as
       ${code('file:line:col: message')}; the decorator checks the options again when the class is defined, and throws, but
       compiles no CEL. The messages below are the code's, produced by running the checks on the example inputs shown, on a class
-      ${code(CLASS_NAME)} with ${code(literal(POLICY))}. How to write, generate, install and test a policy:
+      ${code(CLASS_NAME)} with ${code(literal(page.policy))}. How to write, generate, install and test a policy:
       [guides/policies.md](../guides/policies.md).`),
     '',
     '## Summary',
     '',
     table(
-      ['option', 'type', 'default', 'written to (ValidatingAdmissionPolicy / ValidatingAdmissionPolicyBinding)'],
-      VALIDATING_POLICY_OPTION_NAMES.map((name) => [code(name), code(property(name).type), defaultOf(name), writtenTo(name, fields, template)]),
+      ['option', 'type', 'default', `written to (${page.kind} / ${page.kind}Binding)`],
+      page.optionNames.map((name) => [code(name), code(property(name).type), defaultOf(page, name), writtenTo(page, name, fields, template)]),
     ),
     '',
-    `An option that is not in this list is refused: ${problemsOf({ ...POLICY, validation: [] })
-      .map((p) => p.message)
+    `An option that is not in this list is refused: ${page
+      .resolve({ ...page.policy, validation: [] }, CLASS_NAME)
+      .problems.map((p) => p.message)
       .join('; ')}`,
   ];
-  for (const name of VALIDATING_POLICY_OPTION_NAMES) {
-    const p = property(name);
-    const values = aliasValues(p.type, docs, LISTS);
-    out.push('', `## ${code(name)}`, '');
-    if (p.doc) out.push(p.doc, '');
-    out.push(`- Type: ${code(p.type)}${values ? `, one of ${values}` : ''}`);
-    out.push(`- Default: ${defaultOf(name)}`);
-    out.push(`- Written to: ${writtenTo(name, fields, template)}`);
-    const sameCheck = (option: keyof typeof WEBHOOK_FIELDS) => WEBHOOK_FIELDS[option].check === VALIDATING_POLICY_FIELDS[name].check;
-    const webhookOptions = Object.keys(WEBHOOK_FIELDS) as (keyof typeof WEBHOOK_FIELDS)[];
-    const webhookOption = webhookOptions.find((option) => option === name && sameCheck(option)) ?? webhookOptions.find(sameCheck);
-    if (webhookOption) {
-      out.push(`- Checked by the same code as ${code('@Webhook')}'s ${code(webhookOption)}, with the same messages: [${WEBHOOK_PAGE}](${WEBHOOK_PAGE}#${webhookOption.toLowerCase()}).`);
-      continue;
-    }
-    const along = ALONG[name]
-      ? ` (with ${Object.keys(ALONG[name])
-          .map((key) => `${code(key)}: ${code(literal(ALONG[name]![key]))}`)
-          .join(', ')} set)`
-      : '';
-    out.push('', `Refused inputs${along} and the messages they get:`, '', table(['input', 'message'], optionExamples(name, p.type)));
-  }
+  for (const name of page.optionNames) out.push(...optionSection(page, name, property(name), { docs, fields, template }));
   out.push('', '## Checks between options', '', paragraph(`Refused by ${code('runtime/options/policy-resolve.ts')} after each option's own check:`), '');
-  for (const line of betweenExamples()) out.push(`- ${line}`);
+  for (const line of betweenExamples(page)) out.push(`- ${line}`);
   out.push(
     '',
     '## CEL expressions',
     '',
     paragraph(`${code('shaper-gen manifests')} compiles every expression of a policy twice
       (${code('packages/generator/src/policy/expressions.ts')}). First as the API server compiles it when the policy is
-      stored: ${code('object')}, ${code('oldObject')} and ${code('params')} are ${code('dyn')}, a validation must be of type
-      ${code('bool')}, a ${code('messageExpression')} ${code('string')}, an audit annotation's ${code('valueExpression')}
-      ${code('string')} or ${code('null')}, and each variable is typed by its expression and visible to the ones after it. Then,
-      when every rule names the same one resource without wildcards and that resource is a custom resource whose
-      CustomResourceDefinition is listed under ${code('crds')} in ${code('shaper.yaml')}, again with ${code('object')} and
-      ${code('oldObject')} typed from the CRD's ${code('openAPIV3Schema')}, so that a misspelt field or a wrong type is an error
-      at its column. The examples below are compiled on ${code(CLASS_NAME)} with ${code('object')} typed from
-      ${code(literal(WIDGET_SCHEMA))}.`),
+      stored: ${code('object')}, ${code('oldObject')} and ${code('params')} are ${code('dyn')}, ${page.celIntro}, and each variable is
+      typed by its expression and visible to the ones after it. Then, when every rule names the same one resource without
+      wildcards and that resource is a custom resource whose CustomResourceDefinition is generated from the project's types or
+      listed under ${code('crds')} in ${code('shaper.yaml')}, again with ${code('object')} and ${code('oldObject')} typed from the
+      CRD's ${code('openAPIV3Schema')}, so that a misspelt field or a wrong type is an error at its column. The examples below are
+      compiled on ${code(CLASS_NAME)} with ${code('object')} typed from ${code(literal(WIDGET_SCHEMA))}.`),
     '',
-    table(['option', 'expression', 'message'], celExamples()),
+    table(['option', 'expression', 'message'], celExamples(page)),
   );
   const described = referencedInterfaces(
-    VALIDATING_POLICY_OPTION_NAMES.map((name) => property(name).type),
+    page.optionNames.map((name) => property(name).type),
     docs,
   );
-  const own = described.filter((doc) => doc.file === TYPES_FILE);
-  const shared = described.filter((doc) => doc.file !== TYPES_FILE);
-  const optionOf = (doc: InterfaceDoc) => VALIDATING_POLICY_OPTION_NAMES.find((name) => docs.interfaces.get(property(name).type.replace(/\[\]$/, '')) === doc);
+  const own = described.filter((doc) => doc.file !== WEBHOOK_TYPES_FILE);
+  const shared = described.filter((doc) => doc.file === WEBHOOK_TYPES_FILE);
+  const optionOf = (doc: InterfaceDoc) => page.optionNames.find((name) => docs.interfaces.get(property(name).type.replace(/\[\]$/, '')) === doc);
   out.push('', '## Types the options use', '', `${shared.map((doc) => code(doc.name)).join(', ')}: as for ${code('@Webhook')} ([${WEBHOOK_PAGE}](${WEBHOOK_PAGE}#types-the-options-use)).`);
   for (const doc of own) {
     out.push('', `### ${code(doc.name)}`, '', `Declared in ${code(doc.file)}.${doc.doc ? ` ${doc.doc}` : ''}`, '', itemTable(doc, optionOf(doc), docs, fields));
   }
   return `${out.join('\n')}\n`;
+}
+
+export function policyOptionsPage(root: string): string {
+  return policyPage(VALIDATING_PAGE, root);
+}
+
+export function mutatingPolicyOptionsPage(root: string): string {
+  return policyPage(MUTATING_PAGE, root);
 }

@@ -7,7 +7,7 @@ import { cliPage } from './cli-reference.ts';
 import { crdMarkersPage } from './crd-markers.ts';
 import { decoratorOptionsPage } from './decorator-options.ts';
 import { metricsPage } from './metrics.ts';
-import { policyOptionsPage } from './policy-options.ts';
+import { mutatingPolicyOptionsPage, policyOptionsPage } from './policy-options.ts';
 import { serverConfigPage } from './server-config.ts';
 
 export interface ReferencePage {
@@ -19,6 +19,7 @@ export interface ReferencePage {
 const PAGES: readonly { readonly file: string; readonly render: (root: string) => string | Promise<string> }[] = [
   { file: 'docs/reference/decorator-options.md', render: decoratorOptionsPage },
   { file: 'docs/reference/validating-policy-options.md', render: policyOptionsPage },
+  { file: 'docs/reference/mutating-policy-options.md', render: mutatingPolicyOptionsPage },
   { file: 'docs/reference/cli.md', render: cliPage },
   { file: 'docs/reference/chart-values.md', render: chartValuesPage },
   { file: 'docs/reference/server-config.md', render: serverConfigPage },

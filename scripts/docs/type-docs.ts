@@ -51,6 +51,7 @@ function parse(file: string): ts.SourceFile {
 export function readTypeDocs(root: string, entry: string): TypeDocs {
   const interfaces = new Map<string, InterfaceDoc>();
   const listAliases = new Map<string, string>();
+  const heritage = new Map<string, string[]>();
   const entryFile = parse(path.join(root, entry));
   const files = [entryFile];
   for (const statement of entryFile.statements) {
@@ -70,12 +71,17 @@ export function readTypeDocs(root: string, entry: string): TypeDocs {
           doc: jsDocOf(member),
         }));
         interfaces.set(statement.name.text, { name: statement.name.text, file, doc: jsDocOf(statement), properties });
+        const parents = (statement.heritageClauses ?? []).flatMap((clause) => clause.types.map((type) => type.expression.getText(source)));
+        if (parents.length > 0) heritage.set(statement.name.text, parents);
       } else if (ts.isTypeAliasDeclaration(statement)) {
         const list = /^\(typeof (\w+)\)\[number\]$/.exec(statement.type.getText(source));
         if (list) listAliases.set(statement.name.text, list[1]!);
       }
     }
   }
+  // Properties of the interfaces it extends (in the files read) come first, as an editor lists them.
+  const inherited = (name: string): PropertyDoc[] => [...(heritage.get(name) ?? []).flatMap(inherited), ...(interfaces.get(name)?.properties ?? [])];
+  for (const name of heritage.keys()) interfaces.set(name, { ...interfaces.get(name)!, properties: inherited(name) });
   return { interfaces, listAliases };
 }
 

@@ -8,7 +8,7 @@ import { ConfigError, digestInputs, glob, parseYaml, rbacRulesOf, type InputDige
 import { chartContractProblems } from './chart-contract.js';
 import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
-import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, VALIDATING_POLICIES_FILE, validatingPoliciesModel } from './model.js';
+import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, MUTATING_POLICIES_FILE, policiesModel, VALIDATING_POLICIES_FILE } from './model.js';
 import { withBuiltInResources } from './kubernetes/built-in-resources.js';
 import { loadCrdSchemas } from './policy/crd-schemas.js';
 import type { DecoratedPolicy } from './policy/scan-policy.js';
@@ -73,7 +73,8 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     path: path.join(chartTemplates, kind.fileName),
     content: templates.webhookConfigurations(configurationsModel(kind, webhooks, chartName, config.root)),
   }));
-  files.push({ path: path.join(chartTemplates, VALIDATING_POLICIES_FILE), content: templates.validatingPolicies(validatingPoliciesModel(policies, chartName, config.root)) });
+  files.push({ path: path.join(chartTemplates, VALIDATING_POLICIES_FILE), content: templates.validatingPolicies(policiesModel(policies, 'validating', chartName, config.root)) });
+  files.push({ path: path.join(chartTemplates, MUTATING_POLICIES_FILE), content: templates.mutatingPolicies(policiesModel(policies, 'mutating', chartName, config.root)) });
   files.push({
     path: path.join(chartTemplates, '_webhook-paths.tpl'),
     content: templates.webhookPaths(

@@ -58,9 +58,11 @@ function webhookModel({ webhook, className, file }: DecoratedWebhook, root: stri
 }
 
 export const VALIDATING_POLICIES_FILE = 'validating-admission-policies.yaml';
+export const MUTATING_POLICIES_FILE = 'mutating-admission-policies.yaml';
 
-export function validatingPoliciesModel(policies: readonly DecoratedPolicy[], chartName: string, root: string) {
-  const sorted = [...policies].sort((a, b) => compareText(a.policy.name, b.policy.name));
+/** The policies of one kind (`validating` or `mutating`), sorted by name, as the policy templates read them. */
+export function policiesModel(policies: readonly DecoratedPolicy[], kind: 'validating' | 'mutating', chartName: string, root: string) {
+  const sorted = policies.filter(({ policy }) => 'mutations' in policy === (kind === 'mutating')).sort((a, b) => compareText(a.policy.name, b.policy.name));
   return {
     helpers: helmHelpers(chartName),
     policies: sorted.map(({ policy, className, file }) => ({

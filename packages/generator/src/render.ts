@@ -14,6 +14,7 @@ type Template = (context: object) => string;
 export interface Templates {
   readonly webhookConfigurations: Template;
   readonly validatingPolicies: Template;
+  readonly mutatingPolicies: Template;
   readonly webhookPaths: Template;
   readonly rbacRules: Template;
   readonly handlersIndex: Template;
@@ -23,6 +24,7 @@ export interface Templates {
 const TEMPLATE_FILES: Readonly<Record<keyof Templates, string>> = {
   webhookConfigurations: 'webhook-configurations.yaml.hbs',
   validatingPolicies: 'validating-admission-policies.yaml.hbs',
+  mutatingPolicies: 'mutating-admission-policies.yaml.hbs',
   webhookPaths: 'webhook-paths.tpl.hbs',
   rbacRules: 'rbac-rules.tpl.hbs',
   handlersIndex: 'handlers-index.ts.hbs',

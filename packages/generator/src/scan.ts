@@ -18,7 +18,7 @@ import type { Crd } from './crd/types.js';
 import { decoratorArgument, exportedClassName } from './decorator-argument.js';
 import { diagnosticAt, type Diagnostic } from './diagnostics.js';
 import { checkerResolver, type NameResolver } from './evaluate.js';
-import { policySetDiagnostics, readPolicyDecorator, type DecoratedPolicy, type FoundPolicy, type PolicyCheckContext } from './policy/scan-policy.js';
+import { isPolicyMarker, policySetDiagnostics, readPolicyDecorator, type DecoratedPolicy, type FoundPolicy, type PolicyCheckContext } from './policy/scan-policy.js';
 import { buildScanProgram, prepareScan, type ScanInput } from './program.js';
 import { NotSyntactic, SyntaxResolver } from './syntax-resolver.js';
 import { loadTypeScript } from './typescript.js';
@@ -97,7 +97,7 @@ function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameRes
       for (const decorator of ts.getDecorators(statement) ?? []) {
         const marker = markerOf(decorator, resolver);
         const webhook = marker === 'webhook' ? readDecorator(statement, decorator, resolver, diagnostics) : undefined;
-        const policy = marker === 'validatingPolicy' ? readPolicyDecorator(statement, decorator, resolver, diagnostics, options.policies) : undefined;
+        const policy = isPolicyMarker(marker) ? readPolicyDecorator({ marker: marker!, classNode: statement, decorator }, resolver, diagnostics, options.policies) : undefined;
         const conversion = marker === 'conversion' ? readConversionDecorator(statement, decorator, resolver, diagnostics, options.customResources ?? []) : undefined;
         if (webhook) found.push(webhook);
         if (policy) policies.push(policy);

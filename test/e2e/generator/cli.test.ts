@@ -45,7 +45,7 @@ export class ProfileValidator { validateCreate() {} }`,
     const result = shaperGen(project.dir, 'manifests');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^shaper-gen: 1 webhooks from 1 of 1 files; 6 file\(s\) updated in \d+\.\d+s\n/);
+    expect(result.stdout).toMatch(/^shaper-gen: 1 webhooks from 1 of 1 files; 7 file\(s\) updated in \d+\.\d+s\n/);
     expect(project.read('charts/shaper-webhooks/templates/validating-webhook-configuration.yaml')).toContain('path: "/validate-profile"');
     expect(shaperGen(project.dir, 'manifests', '--check').status).toBe(0);
   });

@@ -15,6 +15,7 @@ const GENERATED = [
   'templates/_webhook-paths.tpl',
   'templates/mutating-webhook-configuration.yaml',
   'templates/validating-admission-policies.yaml',
+  'templates/mutating-admission-policies.yaml',
   'templates/validating-webhook-configuration.yaml',
 ];
 

@@ -12,6 +12,7 @@ import { MARKER_NAMES } from '../../../packages/generator/src/crd/marker-definit
 import { checkDocs } from '../../../scripts/docs/links.ts';
 import { differingPages, renderReferencePages, type ReferencePage } from '../../../scripts/docs/reference.ts';
 import { objectTemplateFields, webhookTemplateFields } from '../../../scripts/docs/template-fields.ts';
+import { MUTATING_POLICY_OPTION_NAMES } from '../../../runtime/options/mutating-policy-fields.js';
 import { VALIDATING_POLICY_OPTION_NAMES } from '../../../runtime/options/policy-fields.js';
 import { REPO_ROOT } from '../../../support/repo-root.js';
 
@@ -37,6 +38,7 @@ describe('the generated reference pages', () => {
     expect(pages.map((page) => page.file)).toEqual([
       'docs/reference/decorator-options.md',
       'docs/reference/validating-policy-options.md',
+      'docs/reference/mutating-policy-options.md',
       'docs/reference/cli.md',
       'docs/reference/chart-values.md',
       'docs/reference/server-config.md',
@@ -59,11 +61,14 @@ describe('the generated reference pages', () => {
   });
 
   it('cover every option, command, chart value, contract entry and marker', () => {
-    const [options, policyOptions, cli, values, config, metrics, contract, markers] = pages.map((page) => page.content);
+    const [options, policyOptions, mutatingOptions, cli, values, config, metrics, contract, markers] = pages.map((page) => page.content);
     for (const option of ['path', 'mutating', 'rules', 'failurePolicy', 'matchConditions', 'rbac', 'cache']) expect(options).toContain(`## \`${option}\``);
     for (const option of VALIDATING_POLICY_OPTION_NAMES) expect(policyOptions).toContain(`## \`${option}\``);
     expect(policyOptions).toContain('| `validationActions` | `ValidationAction[]` | `["Deny"]` | `ValidatingAdmissionPolicyBinding spec.validationActions`');
     expect(policyOptions).toContain('No such key: replcas (object is widgets.example.com/v1, typed from its schema)');
+    for (const option of MUTATING_POLICY_OPTION_NAMES) expect(mutatingOptions).toContain(`## \`${option}\``);
+    expect(mutatingOptions).toContain('| `reinvocationPolicy` | `ReinvocationPolicy` | `"Never"` | `MutatingAdmissionPolicy spec.reinvocationPolicy` |');
+    expect(mutatingOptions).toContain("Object.spec has no field 'replicaz' in the resource's schema (object is widgets.example.com/v1, typed from its schema)");
     for (const key of ['policies.enabled', 'policies.validationActions', 'policies.overrides']) expect(values).toContain(`| \`${key}\` |`);
     for (const command of ['init', 'manifests', 'dev', 'serve']) expect(cli).toContain(`## \`shaper-gen ${command}\``);
     expect(cli).toContain('--no-install');

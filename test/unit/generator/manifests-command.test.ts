@@ -10,6 +10,7 @@ const GENERATED = [
   'charts/shaper-webhooks/templates/_rbac-rules.tpl',
   'src/webhooks.generated.ts',
   'charts/shaper-webhooks/templates/validating-admission-policies.yaml',
+  'charts/shaper-webhooks/templates/mutating-admission-policies.yaml',
 ];
 
 const HOOKS = `import { Webhook } from 'shaper-gen';
@@ -48,7 +49,7 @@ describe('shaper-gen manifests', () => {
     expect(await runManifests({}, project.dir)).toBe(0);
     const first = GENERATED.map((file) => project.read(file));
     const mtimes = GENERATED.map((file) => statSync(project.file(file)).mtimeMs);
-    expect(printed(log)).toContain('4 webhooks from 2 of 2 files; 6 file(s) updated');
+    expect(printed(log)).toContain('4 webhooks from 2 of 2 files; 7 file(s) updated');
 
     expect(await runManifests({}, project.dir)).toBe(0);
     expect(GENERATED.map((file) => project.read(file))).toEqual(first);

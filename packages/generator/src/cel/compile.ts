@@ -5,6 +5,7 @@
  * problem points at its column in the user's source.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import { rewriteMessageConstruction } from './message-construction.js';
 import { astProblems, type CheckedNode } from './validators.js';
 
 /** cel-go's parser limit (parser.go): expression size in code points. */
@@ -30,11 +31,18 @@ export interface CompileProblem {
 
 export type Compiled = { readonly type: string; readonly problem?: undefined } | { readonly type?: undefined; readonly problem: CompileProblem };
 
-export function compileExpression(env: Environment, expression: string): Compiled {
+/**
+ * `messages`: the environment has the patch types (mutation-library.ts), and
+ * message construction (`Object{…}`) is rewritten before parsing, with
+ * offsets mapped back to `expression`.
+ */
+export function compileExpression(env: Environment, expression: string, messages = false): Compiled {
   const leading = expression.length - expression.trimStart().length;
-  const source = expression.trim();
-  const fail = (offset: number, message: string, compiled = true): Compiled => ({ problem: { offset: leading + offset, message, compiled } });
-  if ([...source].length > MAX_CODE_POINTS) return fail(0, `expression code point size exceeds limit: size: ${[...source].length}, limit ${MAX_CODE_POINTS}`);
+  const trimmed = expression.trim();
+  const rewritten = messages ? rewriteMessageConstruction(trimmed) : undefined;
+  const source = rewritten?.text ?? trimmed;
+  const fail = (offset: number, message: string, compiled = true): Compiled => ({ problem: { offset: leading + (rewritten ? rewritten.originOf(offset) : offset), message, compiled } });
+  if ([...trimmed].length > MAX_CODE_POINTS) return fail(0, `expression code point size exceeds limit: size: ${[...trimmed].length}, limit ${MAX_CODE_POINTS}`);
   let parsed: Parsed;
   try {
     parsed = env.parse(source) as Parsed;

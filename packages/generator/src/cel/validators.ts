@@ -6,6 +6,7 @@
  * the regex precompilation of Kubernetes' regex library, functions cel-js has
  * and Kubernetes does not, and calls on a dyn receiver that no overload takes.
  */
+import { MESSAGE_MACRO } from './message-construction.js';
 import { durationProblem, formatProblem, regexProblem, timestampProblem, unixSecondsProblem, type FormatArgumentKind } from './literals.js';
 
 interface CheckedType {
@@ -46,6 +47,8 @@ export function astProblems(root: CheckedNode, source: string): AstProblem[] {
         return checkMethodCall(node, report);
       case 'list':
       case 'map':
+        // The fields of a message construction (message-construction.ts) are no map literal: each has its own type.
+        if (node.op === 'map' && parent?.op === 'call' && callName(parent) === MESSAGE_MACRO) return;
         if (!ancestors.some((a) => (a.op === 'call' || a.op === 'rcall') && callName(a) === 'format')) checkHomogeneous(node, report);
     }
   });

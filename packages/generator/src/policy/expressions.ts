@@ -1,5 +1,5 @@
 /**
- * Every CEL expression of a validating policy compiled twice: once as the API
+ * Every CEL expression of a policy, validating or mutating, compiled twice: once as the API
  * server compiles it when the policy is stored (object and params dyn, exact
  * result types), and once with `object` typed from the resource's schema, so
  * that a misspelt field or a wrong type is an error here rather than a
@@ -7,9 +7,11 @@
  * by its expression, as the API server's composition does.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import type { ProblemPath, ResolvedValidatingPolicy } from 'shaper-gen/internal/generator';
+import { PATCH_FIELD, type ProblemPath, type ResolvedMutatingPolicy, type ResolvedPolicy, type ResolvedValidatingPolicy } from 'shaper-gen/internal/generator';
 import { compileExpression, resultTypeProblem, type CompileProblem } from '../cel/compile.js';
 import { admissionEnvironment } from '../cel/environment.js';
+import { rewriteMessageConstruction } from '../cel/message-construction.js';
+import { declareMutationLibrary, JSON_PATCH_TYPE, OBJECT_TYPE } from '../cel/mutation-library.js';
 import { declareSchemaTypes, type StructuralSchema } from '../cel/schema-types.js';
 
 export interface ExpressionProblem {
@@ -34,15 +36,43 @@ interface Site {
   readonly authorizer: boolean;
   /** Variables visible: those before this index. */
   readonly variables: number;
+  /** A mutation: the patch types and message construction are declared (the API server's HasPatchTypes). */
+  readonly patch?: boolean;
+}
+
+/** Any policy: validating or mutating. */
+export type AnyResolvedPolicy = ResolvedValidatingPolicy | ResolvedMutatingPolicy;
+
+export function isMutatingPolicy(policy: AnyResolvedPolicy): policy is ResolvedMutatingPolicy {
+  return 'mutations' in policy;
 }
 
 const VARIABLES_TYPE = 'kubernetes.variables';
 
-function sites(policy: ResolvedValidatingPolicy): Site[] {
-  const all = policy.variables.length;
+/** The expressions every policy has: matchConditions (no variables) and variables (each sees those before it). */
+function sharedSites(policy: ResolvedPolicy): Site[] {
   return [
     ...policy.matchConditions.map((c, i) => ({ path: ['matchConditions', i, 'expression'], expression: c.expression, returns: ['bool'], authorizer: true, variables: 0 })),
     ...policy.variables.map((v, i) => ({ path: ['variables', i, 'expression'], expression: v.expression, authorizer: true, variables: i })),
+  ];
+}
+
+/** The result type the API server wants of a mutation's expression (patch.ApplyConfigurationCondition, JSONPatchCondition). */
+export const MUTATION_RESULT_TYPES = { ApplyConfiguration: OBJECT_TYPE, JSONPatch: `list<${JSON_PATCH_TYPE}>` } as const;
+
+function sites(policy: AnyResolvedPolicy): Site[] {
+  const all = policy.variables.length;
+  if (isMutatingPolicy(policy)) {
+    return [
+      ...sharedSites(policy),
+      ...policy.mutations.map((m, i) => {
+        const field = PATCH_FIELD[m.patchType];
+        return { path: ['mutations', i, field, 'expression'], expression: m[field]!.expression, returns: [MUTATION_RESULT_TYPES[m.patchType]], authorizer: true, variables: all, patch: true };
+      }),
+    ];
+  }
+  return [
+    ...sharedSites(policy),
     ...policy.validations.flatMap((v, i) => [
       { path: ['validations', i, 'expression'], expression: v.expression, returns: ['bool'], authorizer: true, variables: all },
       ...(v.messageExpression === undefined ? [] : [{ path: ['validations', i, 'messageExpression'], expression: v.messageExpression, returns: ['string'], authorizer: false, variables: all }]),
@@ -51,7 +81,7 @@ function sites(policy: ResolvedValidatingPolicy): Site[] {
   ];
 }
 
-export function checkPolicyExpressions(policy: ResolvedValidatingPolicy, resource: TypedResource | undefined): ExpressionProblem[] {
+export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: TypedResource | undefined): ExpressionProblem[] {
   const params = policy.paramKind !== undefined;
   const serverTypes: string[] = [];
   const typedTypes: string[] = [];
@@ -62,14 +92,15 @@ export function checkPolicyExpressions(policy: ResolvedValidatingPolicy, resourc
       params,
       authorizer: site.authorizer,
       declare: (env) => {
-        const objectType = schema && declareSchemaTypes(env, 'Object', schema);
+        const objectType = schema && declareSchemaTypes(env, OBJECT_TYPE, schema);
+        if (site.patch) declareMutationLibrary(env, { typeNames: rewriteMessageConstruction(site.expression).typeNames, schemaTyped: schema !== undefined }, false);
         declareVariables(env, policy, types, site.variables);
         return objectType;
       },
     });
   };
   for (const site of sites(policy)) {
-    const onServer = compileExpression(environment(false, site, serverTypes), site.expression);
+    const onServer = compileExpression(environment(false, site, serverTypes), site.expression, site.patch);
     const serverProblem = site.returns ? resultTypeProblem(onServer, site.returns) : onServer.problem;
     if (site.path[0] === 'variables') serverTypes.push(onServer.type ?? 'dyn');
     if (serverProblem) {
@@ -78,7 +109,7 @@ export function checkPolicyExpressions(policy: ResolvedValidatingPolicy, resourc
       continue;
     }
     if (!resource) continue;
-    const typed = compileExpression(environment(true, site, typedTypes), site.expression);
+    const typed = compileExpression(environment(true, site, typedTypes), site.expression, site.patch);
     if (site.path[0] === 'variables') typedTypes.push(typed.type ?? 'dyn');
     const typedProblem = site.returns ? resultTypeProblem(typed, site.returns, true) : typed.problem;
     if (typedProblem) problems.push(located(site, typedProblem, ` (object is ${resource.name}, typed from its schema)`));
@@ -87,7 +118,7 @@ export function checkPolicyExpressions(policy: ResolvedValidatingPolicy, resourc
 }
 
 /** `variables` with a field for each variable before `count`, typed by its expression. */
-function declareVariables(env: Environment, policy: ResolvedValidatingPolicy, types: readonly string[], count: number): void {
+function declareVariables(env: Environment, policy: ResolvedPolicy, types: readonly string[], count: number): void {
   const fields: Record<string, string> = {};
   for (let i = 0; i < count; i++) fields[policy.variables[i]!.name] = types[i] ?? 'dyn';
   env.registerType(VARIABLES_TYPE, { fields });

@@ -1,20 +1,20 @@
 /**
- * Reads `@ValidatingPolicy({...})` from a class as the scan reads `@Webhook`:
+ * Reads `@ValidatingPolicy({...})` and `@MutatingPolicy({...})` from a class as the scan reads `@Webhook`:
  * the argument evaluated statically, the options checked by the runtime's
  * rules, every CEL expression compiled (expressions.ts), each problem at
  * `file:line:col`.
  */
 import type { ts as TS } from 'ts-morph';
-import { resolveValidatingPolicyOptions, type ResolvedValidatingPolicy } from 'shaper-gen/internal/generator';
+import { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions, type Problem } from 'shaper-gen/internal/generator';
 import { decoratorArgument } from '../decorator-argument.js';
 import { diagnosticAt, type Diagnostic } from '../diagnostics.js';
 import type { NameResolver } from '../evaluate.js';
-import { checkPolicyExpressions, type TypedResource } from './expressions.js';
+import { checkPolicyExpressions, type AnyResolvedPolicy, type TypedResource } from './expressions.js';
 
 export interface DecoratedPolicy {
   readonly className: string;
   readonly file: string;
-  readonly policy: ResolvedValidatingPolicy;
+  readonly policy: AnyResolvedPolicy;
 }
 
 export interface FoundPolicy extends DecoratedPolicy {
@@ -27,23 +27,33 @@ export interface PolicyCheckContext {
   resourceSchema(group: string, version: string, resource: string): TypedResource | undefined;
 }
 
-const DECORATOR = '@ValidatingPolicy';
+/** The policy decorators by their `@shaperGenMarker` tag. */
+const POLICY_DECORATORS: Readonly<
+  Record<string, { readonly name: string; readonly shape: string; readonly resolve: (raw: unknown, className: string) => { policy?: AnyResolvedPolicy; problems: Problem[] } }>
+> = {
+  validatingPolicy: { name: '@ValidatingPolicy', shape: '{ rules, validations }', resolve: resolveValidatingPolicyOptions },
+  mutatingPolicy: { name: '@MutatingPolicy', shape: '{ rules, mutations }', resolve: resolveMutatingPolicyOptions },
+};
+
+export function isPolicyMarker(marker: string | undefined): boolean {
+  return marker !== undefined && Object.hasOwn(POLICY_DECORATORS, marker);
+}
 
 export function readPolicyDecorator(
-  classNode: TS.ClassDeclaration,
-  decorator: TS.Decorator,
+  { marker, classNode, decorator }: { readonly marker: string; readonly classNode: TS.ClassDeclaration; readonly decorator: TS.Decorator },
   resolver: NameResolver,
   diagnostics: Diagnostic[],
   context: PolicyCheckContext | undefined,
 ): FoundPolicy | undefined {
+  const { name: DECORATOR, shape, resolve } = POLICY_DECORATORS[marker]!;
   const className = classNode.name?.text;
   if (!className) {
     diagnostics.push(diagnosticAt(classNode, `a class with ${DECORATOR} needs a name: the policy's default name and the tests' handle come from it`));
     return undefined;
   }
-  const argument = decoratorArgument(decorator, `${DECORATOR} must be called with exactly one options object: ${DECORATOR}({ rules, validations })`, resolver, diagnostics);
+  const argument = decoratorArgument(decorator, `${DECORATOR} must be called with exactly one options object: ${DECORATOR}(${shape})`, resolver, diagnostics);
   if (!argument) return undefined;
-  const { policy, problems } = resolveValidatingPolicyOptions(argument.value, className);
+  const { policy, problems } = resolve(argument.value, className);
   for (const problem of problems) argument.report(classNode, DECORATOR, problem.path, problem.message);
   if (!policy) return undefined;
   const expressionProblems = checkPolicyExpressions(policy, context && typedResourceOf(policy, context));
@@ -57,7 +67,7 @@ export function readPolicyDecorator(
  * subresources), whose schema types `object`; otherwise `object` stays dyn,
  * as it is for the API server.
  */
-export function typedResourceOf(policy: ResolvedValidatingPolicy, context: PolicyCheckContext): TypedResource | undefined {
+export function typedResourceOf(policy: AnyResolvedPolicy, context: PolicyCheckContext): TypedResource | undefined {
   const targets = new Set<string>();
   for (const rule of policy.rules) {
     if (rule.groups.length !== 1 || rule.versions.length !== 1 || rule.resources.length !== 1) return undefined;
@@ -70,14 +80,15 @@ export function typedResourceOf(policy: ResolvedValidatingPolicy, context: Polic
   return context.resourceSchema(group, version, resource);
 }
 
-/** Policy names are unique (each names a policy and its binding). */
+/** Policy names are unique within a kind (each names a policy and its binding). */
 export function policySetDiagnostics(policies: readonly FoundPolicy[]): Diagnostic[] {
   const seen = new Map<string, FoundPolicy>();
   const diagnostics: Diagnostic[] = [];
   for (const found of policies) {
-    const first = seen.get(found.policy.name);
+    const key = `${'mutations' in found.policy ? 'mutating' : 'validating'}/${found.policy.name}`;
+    const first = seen.get(key);
     if (first) diagnostics.push(diagnosticAt(found.classNode.name ?? found.classNode, `duplicate policy name "${found.policy.name}" (also ${first.className}): set \`name\` on one of them`));
-    else seen.set(found.policy.name, found);
+    else seen.set(key, found);
   }
   return diagnostics;
 }

@@ -259,9 +259,9 @@ describe('what local evaluation cannot answer', () => {
 });
 
 describe('runPolicy', () => {
-  it('refuses a class that is not decorated with @ValidatingPolicy', async () => {
+  it('refuses a class that is not decorated with @ValidatingPolicy or @MutatingPolicy', async () => {
     class Plain {}
-    await expect(runPolicy(Plain, { object: configMap({}) })).rejects.toThrow(new TypeError('runPolicy: Plain is not decorated with @ValidatingPolicy'));
+    await expect(runPolicy(Plain, { object: configMap({}) })).rejects.toThrow(new TypeError('runPolicy: Plain is not decorated with @ValidatingPolicy or @MutatingPolicy'));
   });
 
   it('leaves out what the rules do not name', async () => {

@@ -5,4 +5,5 @@
  * run are one environment.
  */
 export { evaluateValidatingPolicy, type EvaluationInput, type PolicyRequest, type PolicyResult, type PolicyStatus } from './validating.js';
+export { evaluateMutatingPolicy, type MutationInput, type MutationResult } from './mutating.js';
 export { NotEvaluableLocally } from '../../cel/runtime-library.js';

@@ -6,7 +6,7 @@
  * request for another version of the same resource; a local request names
  * the version its object has, so only exact matches are decided here.
  */
-import type { LabelSelector, ResolvedValidatingPolicy } from 'shaper-gen/internal/generator';
+import type { LabelSelector, ResolvedPolicy } from 'shaper-gen/internal/generator';
 
 export interface MatchRequest {
   readonly operation: string;
@@ -69,7 +69,7 @@ function labelsOf(object: unknown): Record<string, string> {
 }
 
 /** Why the policy does not apply, or undefined when it does (before its matchConditions). */
-export function mismatch(policy: ResolvedValidatingPolicy, request: MatchRequest, namespaceObject: unknown): string | undefined {
+export function mismatch(policy: ResolvedPolicy, request: MatchRequest, namespaceObject: unknown): string | undefined {
   if (!policy.rules.some((rule) => ruleMatches(rule, request))) return 'no rule matches the request';
   if (policy.excludeResourceRules.some((rule) => ruleMatches(rule, request))) return 'an excludeResourceRule matches the request';
   // The object selector matches when either the new or the old object's labels match it.

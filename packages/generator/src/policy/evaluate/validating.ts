@@ -9,11 +9,9 @@
  * NotEvaluableLocally instead of a guess. Runtime cost limits are not
  * enforced.
  */
-import type { Environment } from '@marcbachmann/cel-js';
 import type { ResolvedValidatingPolicy } from 'shaper-gen/internal/generator';
-import { admissionEnvironment } from '../../cel/environment.js';
-import { NotEvaluableLocally } from '../../cel/runtime-library.js';
 import { mismatch } from './match.js';
+import { attempt, defaultNamespaceObject, ExpressionError, expressionRunner, matchConditions } from './runner.js';
 
 export interface PolicyRequest {
   readonly operation: string;
@@ -69,85 +67,18 @@ const MAX_AUDIT_VALUE = 10 * 1024;
 const MAX_MESSAGE_BYTES = 5 * 1024;
 const REASON_CODES: Readonly<Record<string, number>> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
 
-class ExpressionError extends Error {}
-
-/** JSON as the API server hands it to CEL: whole numbers are ints (int64), others doubles. */
-export function celValue(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.map(celValue);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, celValue(v)]));
-  return value;
-}
-
-/** cel-js' wording of runtime errors, as cel-go words them. */
-function celGoMessage(error: Error): string {
-  const first = error.message.split('\n')[0]!;
-  const index = /^No such key: index out of bounds, index (-?\d+) >= size \d+$/.exec(first);
-  if (index) return `index out of bounds: ${index[1]}`;
-  if (first.startsWith('No such key: ')) return `no such key: ${first.slice('No such key: '.length)}`;
-  if (first.startsWith('no such overload')) return 'no such overload';
-  const conversion = /^(int|uint|double)\(\) type error: cannot convert to (\w+)$/.exec(first);
-  if (conversion) return `type conversion error from 'string' to '${conversion[2]!}'`;
-  return first;
-}
-
-function requestVariable(request: PolicyRequest) {
-  const gvk = (k: PolicyRequest['kind'] | undefined) => ({ group: k?.group ?? '', version: k?.version ?? '', kind: k?.kind ?? '' });
-  const gvr = (r: PolicyRequest['resource'] | undefined) => ({ group: r?.group ?? '', version: r?.version ?? '', resource: r?.resource ?? '' });
-  return celValue({
-    kind: gvk(request.kind),
-    resource: gvr(request.resource),
-    subResource: request.subResource ?? '',
-    requestKind: gvk(request.requestKind ?? request.kind),
-    requestResource: gvr(request.requestResource ?? request.resource),
-    requestSubResource: request.requestSubResource ?? request.subResource ?? '',
-    name: request.name ?? '',
-    namespace: request.namespace ?? '',
-    operation: request.operation,
-    userInfo: { username: request.userInfo?.username ?? '', uid: request.userInfo?.uid ?? '', groups: request.userInfo?.groups ?? [], extra: request.userInfo?.extra ?? {} },
-    dryRun: request.dryRun ?? false,
-    options: request.options ?? null,
-  });
-}
-
-function defaultNamespaceObject(namespace: string | undefined): unknown {
-  if (!namespace) return null;
-  return {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: namespace, labels: { 'kubernetes.io/metadata.name': namespace } },
-    spec: { finalizers: ['kubernetes'] },
-    status: { phase: 'Active' },
-  };
-}
-
-/** An object whose every property access says local evaluation cannot answer. */
-const LOCAL_AUTHORIZER = new Proxy(
-  {},
-  {
-    get(_, property) {
-      throw new NotEvaluableLocally(`authorizer${typeof property === 'string' ? `.${property}` : ''} needs the API server's authorizer: shaper-gen/testing cannot evaluate it locally`);
-    },
-  },
-);
-
 export function evaluateValidatingPolicy(policy: ResolvedValidatingPolicy, input: EvaluationInput): PolicyResult {
   const { request } = input;
   const namespaceObject = input.namespaceObject === undefined ? defaultNamespaceObject(request.namespace) : input.namespaceObject;
   const why = mismatch(policy, request, namespaceObject);
   if (why) return notMatched(why);
-  const run = expressionRunner(policy, input, namespaceObject);
+  const { run } = expressionRunner(policy, input, namespaceObject);
   const errorDecision = (message: string): Decision | undefined => (policy.failurePolicy === 'Fail' ? { action: 'deny', message, reason: 'Invalid', error: true } : undefined);
 
-  // matchConditions: any false leaves the request out; errors (with no false) follow the failure policy.
-  const conditionErrors: string[] = [];
-  for (const condition of policy.matchConditions) {
-    const result = attempt(() => run(condition.expression));
-    if ('error' in result) conditionErrors.push(result.error);
-    else if (result.value === false) return notMatched(`matchCondition "${condition.name}" is false`);
-  }
-  if (conditionErrors.length > 0) {
-    const decision = errorDecision(conditionErrors.length === 1 ? conditionErrors[0]! : `[${conditionErrors.join(', ')}]`);
+  const conditions = matchConditions(policy, run);
+  if ('unmatched' in conditions) return notMatched(conditions.unmatched);
+  if (conditions.error !== undefined) {
+    const decision = errorDecision(conditions.error);
     if (!decision) return notMatched('a matchCondition failed and failurePolicy is Ignore');
     return dispatch(policy, input, [decision], { published: {}, errors: [] });
   }
@@ -168,69 +99,6 @@ export function evaluateValidatingPolicy(policy: ResolvedValidatingPolicy, input
 
 function notMatched(why: string): PolicyResult {
   return { matched: false, why, allowed: true, warnings: [], auditAnnotations: {} };
-}
-
-/** The value, or the API server's message for an expression that errored; anything else (NotEvaluableLocally) is thrown on. */
-function attempt(evaluate: () => unknown): { value: unknown } | { error: string } {
-  try {
-    return { value: evaluate() };
-  } catch (error) {
-    if (error instanceof ExpressionError) return { error: error.message };
-    throw error;
-  }
-}
-
-type Run = (expression: string, authorizer?: boolean) => unknown;
-
-/** Evaluates expressions of the policy on the request, with variables computed on first use, once, as the API server's composition does. */
-function expressionRunner(policy: ResolvedValidatingPolicy, input: EvaluationInput, namespaceObject: unknown): Run {
-  const { request } = input;
-  const hasParams = policy.paramKind !== undefined;
-  const environments = new Map<boolean, Environment>();
-  const environment = (authorizer: boolean) => {
-    let env = environments.get(authorizer);
-    if (!env)
-      environments.set(authorizer, (env = admissionEnvironment({ params: hasParams, authorizer, mode: 'evaluate', declare: (e) => void e.registerVariable('variables', 'map<string, dyn>') })));
-    return env;
-  };
-  const variables: Record<string, unknown> = {};
-  const activation: Record<string, unknown> = {
-    object: celValue(request.object ?? null),
-    oldObject: celValue(request.oldObject ?? null),
-    request: requestVariable(request),
-    namespaceObject: celValue(namespaceObject ?? null),
-    variables,
-    authorizer: LOCAL_AUTHORIZER,
-    ...(hasParams && { params: celValue(input.params ?? null) }),
-  };
-  const evaluate = (expression: string, authorizer: boolean): unknown => environment(authorizer).evaluate(expression.trim(), activation) as unknown;
-  const run: Run = (expression, authorizer = true) => {
-    try {
-      return evaluate(expression, authorizer);
-    } catch (error) {
-      if (error instanceof NotEvaluableLocally) throw error;
-      throw new ExpressionError(`expression '${expression}' resulted in error: ${celGoMessage(error as Error)}`);
-    }
-  };
-  for (const variable of policy.variables) {
-    let cached: { value: unknown } | { error: Error } | undefined;
-    Object.defineProperty(variables, variable.name, {
-      enumerable: true,
-      get() {
-        cached ??= (() => {
-          try {
-            return { value: evaluate(variable.expression, true) };
-          } catch (error) {
-            if (error instanceof NotEvaluableLocally) throw error;
-            return { error: new Error(`composited variable "${variable.name}" fails to evaluate: ${celGoMessage(error as Error)}`) };
-          }
-        })();
-        if ('error' in cached) throw cached.error;
-        return cached.value;
-      },
-    });
-  }
-  return run;
 }
 
 function failureMessage(validation: ResolvedValidatingPolicy['validations'][number], run: (expression: string) => unknown): string {
