@@ -17,17 +17,8 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { notLocal, runtimeFunction } from './runtime-library.js';
+import type { Node, TypeDeclaration } from './cel-js-internals.js';
 
-interface TypeDeclaration {
-  readonly name: string;
-  readonly kind: string;
-  readonly valueType?: TypeDeclaration;
-  readonly keyType?: TypeDeclaration;
-}
-interface Node {
-  readonly op: string;
-  readonly args: unknown;
-}
 interface Context {
   forkWithVariable(name: string, type: TypeDeclaration): Context;
 }

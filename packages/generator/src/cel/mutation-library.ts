@@ -12,6 +12,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { checkOnly } from './library.js';
 import { MESSAGE_MACRO } from './message-construction.js';
 import { OBJECT_META_TYPE } from './schema-types.js';
+import type { Node, TypeDeclaration } from './cel-js-internals.js';
 
 /** Where a constructed message keeps its type name at run time (the value itself is a plain object, as maps are). */
 export const MESSAGE_TYPE: unique symbol = Symbol('shaper-gen CEL message type');
@@ -19,16 +20,6 @@ export const MESSAGE_TYPE: unique symbol = Symbol('shaper-gen CEL message type')
 export const OBJECT_TYPE = 'Object';
 export const JSON_PATCH_TYPE = 'JSONPatch';
 
-interface TypeDeclaration {
-  readonly name: string;
-  readonly kind: string;
-  readonly valueType?: TypeDeclaration;
-  readonly keyType?: TypeDeclaration;
-}
-interface Node {
-  readonly op: string;
-  readonly args: unknown;
-}
 interface Checker {
   check(node: Node, ctx: unknown): TypeDeclaration;
   getType(name: string): TypeDeclaration;
