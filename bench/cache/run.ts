@@ -10,22 +10,18 @@
  * requests during each cell (apiserver_request_total). Also writes
  * bench/results/cache.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { createKindEnv } from '../../support/kindenv/index.ts';
-import { waitFor } from '../../support/kindenv/processes.ts';
 import { createSampleCrds } from '../../support/kindenv/sample.ts';
-import { freePort } from '../../support/free-port.ts';
 import { REPO_ROOT } from '../../support/repo-root.ts';
-import { createTestCA } from '../../support/pki.ts';
 import { assignmentReview } from '../admission/bodies.ts';
-import { chartNodeOptions, chartProcessEnv } from '../support/chart-node-options.ts';
+import { startLoopbackServe } from '../support/loopback-serve.ts';
 import { defineBenchmark } from '../support/benchmark.ts';
 import type { Report } from '../support/report.ts';
 import { runWrk, type WrkResult } from '../support/wrk.ts';
@@ -154,17 +150,9 @@ function rawMetrics(env: Env): Promise<string> {
 
 /** `shaper-gen serve` on loopback serving the sample's validator twice: from the cache, and reading live. */
 async function startServe(kubeconfig: string, work: string): Promise<{ child: ChildProcess; port: number; ca: string }> {
-  const ca = await createTestCA();
-  const serving = await ca.issue({ commonName: 'localhost', hosts: ['localhost', '127.0.0.1'] });
-  const certDir = path.join(work, 'certs');
-  mkdirSync(certDir);
-  writeFileSync(path.join(certDir, 'tls.crt'), serving.cert);
-  writeFileSync(path.join(certDir, 'tls.key'), serving.key);
   const dist = (file: string) => JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
-  const handlers = path.join(work, 'handlers.mjs');
-  writeFileSync(
-    handlers,
-    `import { Webhook, webhookOf } from ${dist('runtime/index.js')};
+  const { child, port, ca } = await startLoopbackServe(work, {
+    handlers: `import { Webhook, webhookOf } from ${dist('runtime/index.js')};
 import { PROFILES } from ${dist('sample/api/profile.js')};
 import { AssignmentValidator } from ${dist('sample/webhooks/assignment-validator.js')};
 export class LiveAssignmentValidator extends AssignmentValidator {
@@ -175,42 +163,9 @@ export class LiveAssignmentValidator extends AssignmentValidator {
 Webhook({ ...webhookOf(AssignmentValidator), path: '/validate-assignment-live', name: undefined })(LiveAssignmentValidator);
 export const webhooks = [AssignmentValidator, LiveAssignmentValidator];
 `,
-  );
-  const [port, health] = [await freePort(), await freePort()];
-  const config = path.join(work, 'server.yaml');
-  writeFileSync(
-    config,
-    `apiVersion: shaper-gen.io/v1alpha1
-kind: ServerConfig
-handlers: [${handlers}]
-webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
-health: { bindAddress: 127.0.0.1, port: ${health} }
-metrics: { port: 0 }
-log: { level: warn }
-`,
-  );
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...chartNodeOptions(REPO_ROOT), path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
-    cwd: REPO_ROOT,
-    env: { ...chartProcessEnv(REPO_ROOT), KUBECONFIG: kubeconfig },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { KUBECONFIG: kubeconfig },
+    ready: 'shaper-gen serve to be ready (its Profile cache synced)',
   });
-  await waitFor(
-    'shaper-gen serve to be ready (its Profile cache synced)',
-    async () => {
-      if (child.exitCode !== null) throw new Error(`shaper-gen serve exited with ${child.exitCode}`);
-      const status = await new Promise<number>((resolve) => {
-        http
-          .get({ host: '127.0.0.1', port: health, path: '/readyz', agent: false }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          })
-          .on('error', () => resolve(0));
-      });
-      return status === 200 ? true : undefined;
-    },
-    30_000,
-    200,
-  );
   return { child, port, ca: ca.cert };
 }
 
