@@ -2,9 +2,11 @@
 # Dockerfile from `shaper-gen init`): `docker build -t shaper-webhooks .`, or
 # `buildah bud`. The cluster suite builds it with buildah and runs it on
 # kindEnv's node.
-# The generator (packages/generator, @shaper-gen/generator) is a dev dependency:
+# The generator (generator/, @shaper-gen/generator) is a dev dependency:
 # the image is built without it and its runtime stage holds shaper-gen's
 # production dependencies alone.
+# Generated with the scaffold's Dockerfile from templates/dockerfile/Dockerfile.hbs
+# (npm run dockerfiles); edit the template.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Stage 1: compile TypeScript (including sample/webhooks.generated.ts).
@@ -18,7 +20,7 @@ COPY runtime ./runtime
 COPY sample ./sample
 RUN npm run build:runtime
 
-# Stage 2: production dependencies only.
+# Production dependencies only.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -35,7 +37,7 @@ RUN mkdir -p usr/local/bin tmp \
  && cp "$(command -v node)" usr/local/bin/node \
  && for lib in $(ldd usr/local/bin/node | grep -o '/[^ ]*'); do cp --parents -L "$lib" .; done
 
-# Stage 4: the runtime image: Node alone under the application, non-root, read-only root filesystem friendly.
+# Node alone under the application; non-root, nothing written at run time: the chart runs it with a read-only root filesystem.
 FROM scratch
 COPY --from=node-runtime /rootfs /
 WORKDIR /app

@@ -2,7 +2,7 @@
  * The public API of `shaper-gen`: a hand-picked list, pinned by
  * test/unit/runtime/public-api.test.ts, so that every change to it is deliberate.
  */
-export { Webhook, webhookOf, type HandlerFor } from './decorator.js';
+export { Webhook, webhookOf, type HandlerFor } from './webhook/decorator.js';
 export type {
   AdmissionReviewVersion,
   FailurePolicy,
@@ -19,7 +19,7 @@ export type {
   SelectorOperator,
   SideEffects,
   WebhookOptions,
-} from './options/types.js';
+} from './webhook/options/types.js';
 export { Conversion, conversionOf } from './conversion/decorator.js';
 export type { ConversionOptions, Converter, SpokeConversion } from './conversion/types.js';
 export { MutatingPolicy, mutatingPolicyOf, ValidatingPolicy, validatingPolicyOf } from './policy/decorator.js';
@@ -36,8 +36,8 @@ export type {
   ValidatingPolicyOptions,
   ValidationAction,
   ValidationReason,
-} from './options/policy-types.js';
-export type { MutatingPolicyOptions, Mutation, MutationExpression, PatchType, ResolvedMutatingPolicy } from './options/mutating-policy-types.js';
+} from './policy/options/policy-types.js';
+export type { MutatingPolicyOptions, Mutation, MutationExpression, PatchType, ResolvedMutatingPolicy } from './policy/options/mutating-policy-types.js';
 export { labelSelectorProblems } from './options/label-selector.js';
 export { ConfigError, formatProblemPath, type Problem, type ProblemPath, type SourceLocation } from './problems.js';
 export type {
@@ -56,9 +56,9 @@ export type {
   UserInfo,
   Warnings,
   WebhookHandler,
-} from './contract.js';
-export type { RbacRule } from './rbac-options.js';
+} from './webhook/contract.js';
+export type { RbacRule } from './webhook/rbac-options.js';
 export { resourceKey, type CachedResource } from './cache/cached-resource.js';
-export { AdmissionDenial, Denied, Forbidden, Invalid, assertValid, field, type FieldError, type CauseType } from './errors.js';
-export type { AdmissionRequest, AdmissionResponse, AdmissionReview, ReviewApiVersion, Status, StatusCause } from './admission/review.js';
+export { AdmissionDenial, Denied, Forbidden, Invalid, assertValid, field, type FieldError, type CauseType } from './webhook/errors.js';
+export type { AdmissionRequest, AdmissionResponse, AdmissionReview, ReviewApiVersion, Status, StatusCause } from './webhook/admission/review.js';
 export type { ServerConfig } from './config/server-config.js';

@@ -7,7 +7,7 @@
  */
 import { MemoryObjects } from '../../runtime/cache/memory-objects.js';
 import { DEFAULT_SERVER_CONFIG, mergeServerConfig } from '../../runtime/config/server-config.js';
-import { LazyKubeClient } from '../../runtime/kube-client.js';
+import { LazyKubeClient } from '../../runtime/kube/kube-client.js';
 import { createLogger } from '../../runtime/log.js';
 import { admissionEndpoint } from '../../runtime/server/admission-endpoint.js';
 import { MemoryBudget } from '../../runtime/server/memory-budget.js';

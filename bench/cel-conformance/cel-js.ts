@@ -1,7 +1,7 @@
 /**
  * @marcbachmann/cel-js as the generator has it: the module and the
  * Environment options come from the generator's build
- * (packages/generator/dist/cel/environment.js: loadCel(), and
+ * (generator/dist/cel/environment.js: loadCel(), and
  * admissionEnvironment().opts: optional types on, heterogeneous literals
  * allowed, cel-go's nesting limit, no other limits). `withLibrary` adds what
  * shaper-gen/testing evaluates policies with: declareKubernetesLibraries in
@@ -39,7 +39,7 @@ interface GeneratorCel {
 
 /** The generator's cel-js module, options and libraries, from its build (npm run build). */
 export async function loadGeneratorCel(repo: string): Promise<GeneratorCel> {
-  const dist = path.join(repo, 'packages/generator/dist/cel');
+  const dist = path.join(repo, 'generator/dist/cel');
   if (!existsSync(path.join(dist, 'environment.js'))) throw new Error(`bench: ${path.relative(repo, dist)} is missing: run without --no-build (or npm run build) first`);
   const load = async (file: string) => (await import(pathToFileURL(path.join(dist, file)).href)) as Record<string, any>;
   const environment = await load('environment.js');

@@ -18,7 +18,7 @@ export function writeSyntheticProject(dir: string, files: number, repoRoot: stri
   // Both packages, as a user's project installs them: shaper-gen's CLI finds the generator in the project.
   mkdirSync(path.join(dir, 'node_modules', '@shaper-gen'), { recursive: true });
   symlinkSync(repoRoot, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
-  symlinkSync(path.join(repoRoot, 'packages/generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
+  symlinkSync(path.join(repoRoot, 'generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
   write('src/shared/groups.ts', "export const GROUP = 'shaper.io';\nexport enum Version { Alpha = 'v1alpha1', Beta = 'v1beta1' }\n");
 
   const decoratedEvery = 10;

@@ -3,7 +3,7 @@
  * its kind: one object (404 is "absent", not an error) and paged lists, over
  * the object cache's own ApiConnection.
  */
-import type { KubernetesObject } from '../contract.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 import { readText, type ApiConnection } from '../kube/api-connection.js';
 import { resourceKey, resourcePath, type CachedResource } from './cached-resource.js';
 

@@ -7,7 +7,6 @@
 import { didYouMean } from '../did-you-mean.js';
 import { allDefined, isPlainObject, validOnly, type Checker } from '../options/check.js';
 import { isDnsLabel, isDnsSubdomain } from '../options/kubernetes-names.js';
-import type { RbacRule } from '../rbac-options.js';
 
 /** A resource handlers read through `ctx.cache`, as it appears in API paths. */
 export interface CachedResource {
@@ -37,11 +36,6 @@ export function resourcePath(resource: CachedResource, namespace?: string, name?
 
 export function sameResource(a: CachedResource, b: CachedResource): boolean {
   return a.group === b.group && a.version === b.version && a.resource === b.resource;
-}
-
-/** The RBAC rules a webhook's cache declaration needs. */
-export function cacheRbacRules(resources: readonly CachedResource[]): RbacRule[] {
-  return resources.map((r) => ({ groups: [r.group], resources: [r.resource], verbs: [...CACHE_VERBS] }));
 }
 
 export const checkCacheOption: Checker<CachedResource[]> = (value, path, report) => {

@@ -5,11 +5,11 @@
  * memory when the informer is synced and its watch is up; a miss, an explicit
  * `live` read, or a watch that is down goes to the API server instead.
  */
-import { cloneJson } from '../admission/json-value.js';
+import { cloneJson } from '../webhook/admission/json-value.js';
 import type { Logger } from 'pino';
-import type { KubernetesObject, ReadOptions } from '../contract.js';
+import type { KubernetesObject, ReadOptions } from '../webhook/contract.js';
 import { ApiConnection } from '../kube/api-connection.js';
-import type { ResolvedWebhook } from '../options/types.js';
+import type { ResolvedWebhook } from '../webhook/options/types.js';
 import { ApiReader } from './api-reader.js';
 import { resourceKey, sameResource, type CachedResource } from './cached-resource.js';
 import type { ObjectSource } from './object-source.js';

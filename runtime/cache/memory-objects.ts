@@ -4,8 +4,8 @@
  * place of the objects makes every read of that resource fail with it, as an
  * unreachable API server would.
  */
-import { cloneJson } from '../admission/json-value.js';
-import type { KubernetesObject } from '../contract.js';
+import { cloneJson } from '../webhook/admission/json-value.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 import { resourceKey, type CachedResource } from './cached-resource.js';
 import type { ObjectSource } from './object-source.js';
 

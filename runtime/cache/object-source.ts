@@ -3,7 +3,7 @@
  * in memory (`runWebhook(..., { objects })` in handler tests). The per-webhook
  * reader in front of it checks that the webhook declared the resource.
  */
-import type { KubernetesObject, ReadOptions } from '../contract.js';
+import type { KubernetesObject, ReadOptions } from '../webhook/contract.js';
 import type { CachedResource } from './cached-resource.js';
 
 export interface ObjectSource {

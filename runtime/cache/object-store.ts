@@ -1,5 +1,5 @@
 /** An informer's objects by namespace and name; a relist replaces them all at once. */
-import type { KubernetesObject } from '../contract.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 
 type Namespaces = Map<string, Map<string, KubernetesObject>>;
 

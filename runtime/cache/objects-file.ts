@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import type { KubernetesObject } from '../contract.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 import { ConfigError, type Problem } from '../problems.js';
 import { MemoryObjects } from './memory-objects.js';
 

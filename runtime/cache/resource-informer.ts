@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { KubernetesObject } from '../contract.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 import { IdleTimeout, type ApiConnection } from '../kube/api-connection.js';
 import { ApiReader } from './api-reader.js';
 import { resourceKey, type CachedResource } from './cached-resource.js';

@@ -4,7 +4,7 @@
  * or it fails. A resourceVersion the server no longer has (410 Gone, as the
  * HTTP status or as an ERROR event) is ResourceVersionExpired: the caller must relist.
  */
-import type { KubernetesObject } from '../contract.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 import { readText, type ApiConnection } from '../kube/api-connection.js';
 import { ApiReadError, readFailure } from './api-reader.js';
 import { resourceKey, resourcePath, type CachedResource } from './cached-resource.js';

@@ -1,6 +1,6 @@
 /** `ctx.cache` for one webhook: reads only what its `cache` option declares, so the chart's RBAC and the informers cover every read. */
-import type { CacheReader, KubernetesObject, ReadOptions } from '../contract.js';
-import type { ResolvedWebhook } from '../options/types.js';
+import type { CacheReader, KubernetesObject, ReadOptions } from '../webhook/contract.js';
+import type { ResolvedWebhook } from '../webhook/options/types.js';
 import { resourceKey, sameResource, type CachedResource } from './cached-resource.js';
 import type { ObjectSource } from './object-source.js';
 

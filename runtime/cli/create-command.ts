@@ -6,27 +6,8 @@
  * kind's versions, with its test. The scaffolding is @shaper-gen/generator's.
  */
 import { Command, Option } from 'commander';
+import type { CreateApiFlags, CreateConversionFlags } from './generator-contract.js';
 import { withGenerator } from './load-generator.js';
-
-export interface CreateApiFlags {
-  group: string;
-  version: string;
-  kind: string;
-  plural?: string;
-  cluster?: boolean;
-  namespaced?: boolean;
-  validator?: boolean;
-  defaulter?: boolean;
-  dir?: string;
-  config?: string;
-}
-
-export interface CreateConversionFlags {
-  group: string;
-  kind: string;
-  hub: string;
-  config?: string;
-}
 
 export function createCommand(): Command {
   return new Command('create')

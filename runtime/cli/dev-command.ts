@@ -1,14 +1,9 @@
 /** The `shaper-gen dev` command's flags; the watch-generate-build-serve loop is @shaper-gen/generator's. */
 import { Command } from 'commander';
 import { DEFAULT_COMPILED_HANDLERS } from '../project-layout.js';
+import type { DevFlags } from './generator-contract.js';
 import { withGenerator } from './load-generator.js';
 import { settingArgument } from './serve-command.js';
-
-export interface DevFlags {
-  config?: string;
-  handlers?: string;
-  port?: number;
-}
 
 export function devCommand(): Command {
   return new Command('dev')

@@ -1,14 +1,7 @@
 /** The `shaper-gen init` command's flags; the scaffolding is @shaper-gen/generator's. */
 import { Command } from 'commander';
+import type { InitFlags } from './generator-contract.js';
 import { withGenerator } from './load-generator.js';
-
-export interface InitFlags {
-  name?: string;
-  image?: string;
-  force?: boolean;
-  /** commander's --no-install: false when given. */
-  install?: boolean;
-}
 
 export function initCommand(): Command {
   return new Command('init')

@@ -8,22 +8,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CreateApiFlags, CreateConversionFlags } from './create-command.js';
-import type { DevFlags } from './dev-command.js';
-import type { InitFlags } from './init-command.js';
-import type { ManifestsFlags } from './manifests-command.js';
+import type { GeneratorCommands } from './generator-contract.js';
 import { SHAPER_GEN_VERSION } from './package-version.js';
 
 export const GENERATOR_PACKAGE = '@shaper-gen/generator';
-
-/** The generator's entry module's default export; each command returns its exit code. */
-export interface GeneratorCommands {
-  init(dir: string, flags: InitFlags): Promise<number>;
-  manifests(flags: ManifestsFlags): Promise<number>;
-  dev(flags: DevFlags): Promise<number>;
-  createApi(flags: CreateApiFlags): Promise<number>;
-  createConversion(flags: CreateConversionFlags): Promise<number>;
-}
 
 /** Why the generator cannot run, with the command that fixes it. */
 export class GeneratorUnavailable extends Error {}

@@ -1,12 +1,7 @@
 /** The `shaper-gen manifests` command's flags; the scan and the rendering are @shaper-gen/generator's. */
 import { Command } from 'commander';
+import type { ManifestsFlags } from './generator-contract.js';
 import { withGenerator } from './load-generator.js';
-
-export interface ManifestsFlags {
-  config?: string;
-  check?: boolean;
-  stdout?: boolean;
-}
 
 export function manifestsCommand(): Command {
   return new Command('manifests')

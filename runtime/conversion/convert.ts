@@ -4,8 +4,8 @@
  * kind. Any object that cannot be converted fails the whole request, as the
  * API server needs every object or none (controller-runtime does the same).
  */
-import { asJsonValue } from '../admission/json-value.js';
-import type { KubernetesObject } from '../contract.js';
+import { asJsonValue } from '../webhook/admission/json-value.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 import { describeThrown } from '../thrown.js';
 import type { RegisteredConversion } from './registered.js';
 

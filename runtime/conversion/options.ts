@@ -5,7 +5,7 @@
  */
 import { didYouMean } from '../did-you-mean.js';
 import { expectString, isPlainObject, type Report } from '../options/check.js';
-import { stringWhere } from '../options/fields.js';
+import { stringWhere } from '../webhook/options/fields.js';
 import { conversionPathProblem, isDnsLabel, isDnsSubdomain } from '../options/kubernetes-names.js';
 import type { Problem } from '../problems.js';
 import type { ConversionOptions, ResolvedConversion } from './types.js';

@@ -4,9 +4,9 @@
  * answered with a ConversionReview whose result is Failure, naming the uid
  * when it can be found, so that the API server reports the reason.
  */
-import { nestsDeeperThan } from '../admission/json-text.js';
-import { describe, MAX_NESTING_DEPTH, scanReview } from '../admission/review.js';
-import type { KubernetesObject } from '../contract.js';
+import { nestsDeeperThan } from '../webhook/admission/json-text.js';
+import { describe, MAX_NESTING_DEPTH, scanReview } from '../webhook/admission/review.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 
 export const CONVERSION_REVIEW_API_VERSIONS = ['apiextensions.k8s.io/v1', 'apiextensions.k8s.io/v1beta1'] as const;
 export type ConversionReviewApiVersion = (typeof CONVERSION_REVIEW_API_VERSIONS)[number];

@@ -4,7 +4,7 @@
  * Hub/Convertible: every version other than the hub (a spoke) converts to and
  * from the hub, so N versions need N−1 pairs of functions, not N².
  */
-import type { KubernetesObject } from '../contract.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 
 export interface ConversionOptions {
   /** The kind's API group, e.g. the `@shaper:groupName` const of its API package. */

@@ -1,39 +1,33 @@
 /**
  * What @shaper-gen/generator uses of the runtime (`shaper-gen/internal/generator`):
  * the option schema and its checks, problem reporting, the project layout, the
- * CLI's flags and caches, and the runtime's YAML and glob libraries, so that the
+ * CLI's flags and caches, the policy evaluator's contract, so that the
  * generator checks decorators by the rules `serve` applies and declares no
  * second version of them. Not a public API: the two packages are released
  * together, and this list changes with them.
  */
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- only glob's options-only overload is deprecated; the generator passes the patterns first
-export { glob } from 'tinyglobby';
-export { parse as parseYaml } from 'yaml';
-export { handlerShapeProblem } from '../contract.js';
+export { handlerShapeProblem } from '../webhook/contract.js';
 export { didYouMean } from '../did-you-mean.js';
 export type { DocumentOf, Schema } from '../config/schema.js';
 export { readYamlConfig } from '../config/yaml-config.js';
 export { digestInputs, writeInputsRecord, type InputDigests } from '../handlers-inputs.js';
-export { resolveWebhookOptions } from '../options/resolve.js';
-export { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions } from '../options/policy-resolve.js';
-export type { ResolvedPolicy, ResolvedValidatingPolicy } from '../options/policy-types.js';
-export type { Mutation, PatchType, ResolvedMutatingPolicy } from '../options/mutating-policy-types.js';
-export { PATCH_FIELD } from '../options/mutating-policy-fields.js';
+export { resolveWebhookOptions } from '../webhook/options/resolve.js';
+export { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions } from '../policy/options/policy-resolve.js';
+export type { ResolvedPolicy, ResolvedValidatingPolicy } from '../policy/options/policy-types.js';
+export type { Mutation, PatchType, ResolvedMutatingPolicy } from '../policy/options/mutating-policy-types.js';
+export { PATCH_FIELD } from '../policy/options/mutating-policy-fields.js';
 export { mutatingPolicyOf, validatingPolicyOf } from '../policy/decorator.js';
 export { resolveConversionOptions } from '../conversion/options.js';
 export { CONVERSION_REVIEW_API_VERSIONS } from '../conversion/review.js';
 export type { ResolvedConversion } from '../conversion/types.js';
-export type { LabelSelector, ResolvedWebhook } from '../options/types.js';
-export { checkWebhookSet } from '../options/webhook-set.js';
+export type { LabelSelector, ResolvedWebhook } from '../webhook/options/types.js';
+export { checkWebhookSet } from '../webhook/options/webhook-set.js';
 export { isDnsSubdomain } from '../options/kubernetes-names.js';
 export { ConfigError, formatProblem, formatProblemPath, type LocatedProblem, type Problem, type ProblemPath } from '../problems.js';
 export { DEFAULT_COMPILED_HANDLERS, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule } from '../project-layout.js';
-export { mergeRbacRules, rbacRulesOf } from '../rbac-options.js';
+export { mergeRbacRules, rbacRulesOf } from '../webhook/rbac-options.js';
 export { cacheDirectory } from '../cli/cache-directory.js';
 export { CLI_PATH } from '../cli/cli-path.js';
-export type { CreateApiFlags, CreateConversionFlags } from '../cli/create-command.js';
-export type { DevFlags } from '../cli/dev-command.js';
-export type { InitFlags } from '../cli/init-command.js';
-export type { GeneratorCommands } from '../cli/load-generator.js';
-export type { ManifestsFlags } from '../cli/manifests-command.js';
+export type { CreateApiFlags, CreateConversionFlags, DevFlags, GeneratorCommands, InitFlags, ManifestsFlags } from '../cli/generator-contract.js';
 export { appliedV8Flags } from '../cli/v8-flags.js';
+export type { PolicyEvaluator } from '../policy/evaluator-contract.js';

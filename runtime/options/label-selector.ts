@@ -5,7 +5,7 @@
 import type { Problem } from '../problems.js';
 import { eachItem, expectArray, expectObject, expectString, oneOf, validOnly, type Checker, type Report } from './check.js';
 import { isLabelValue, isQualifiedName } from './kubernetes-names.js';
-import { SELECTOR_OPERATORS, type LabelSelector, type LabelSelectorRequirement } from './types.js';
+import { SELECTOR_OPERATORS, type LabelSelector, type LabelSelectorRequirement } from '../webhook/options/types.js';
 
 const LABEL_VALUE_HINT = 'is not valid (at most 63 letters, digits, "-", "_", ".")';
 

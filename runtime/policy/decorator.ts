@@ -6,9 +6,9 @@
  * policy and its binding into the chart; `shaper-gen/testing` evaluates it
  * locally. `serve` ignores it: there is nothing to serve.
  */
-import type { MutatingPolicyOptions, ResolvedMutatingPolicy } from '../options/mutating-policy-types.js';
-import { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions } from '../options/policy-resolve.js';
-import type { ResolvedValidatingPolicy, ValidatingPolicyOptions } from '../options/policy-types.js';
+import type { MutatingPolicyOptions, ResolvedMutatingPolicy } from './options/mutating-policy-types.js';
+import { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions } from './options/policy-resolve.js';
+import type { ResolvedValidatingPolicy, ValidatingPolicyOptions } from './options/policy-types.js';
 import { ConfigError, type Problem } from '../problems.js';
 
 const VALIDATING_METADATA = Symbol.for('shaper-gen.validating-policy');

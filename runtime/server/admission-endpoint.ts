@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { admit, failedCallResponse, handlerDeadlineMs, isThenable, timeoutResponse, type AdmitResult } from '../admission/admit.js';
-import { decodeReview, erroredResponse, identifyReview, responseCode, reviewOf, type AdmissionRequest, type ReviewApiVersion, type ReviewIdentity } from '../admission/review.js';
-import type { KubeClient } from '../contract.js';
+import { admit, failedCallResponse, handlerDeadlineMs, isThenable, timeoutResponse, type AdmitResult } from '../webhook/admission/admit.js';
+import { decodeReview, erroredResponse, identifyReview, responseCode, reviewOf, type AdmissionRequest, type ReviewApiVersion, type ReviewIdentity } from '../webhook/admission/review.js';
+import type { KubeClient } from '../webhook/contract.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import { readBody } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';

@@ -6,8 +6,8 @@
  * a review that could never fit is refused at once.
  */
 import { getHeapStatistics } from 'node:v8';
-import { measureJson, type JsonShape } from '../admission/json-text.js';
-import { MAX_NESTING_DEPTH } from '../admission/review.js';
+import { measureJson, type JsonShape } from '../webhook/admission/json-text.js';
+import { MAX_NESTING_DEPTH } from '../webhook/admission/review.js';
 
 /** Kept for everything that is not a review: the server itself, sockets, logs, the handlers' own data. */
 const RESERVE_BYTES = 24 * 1024 * 1024;

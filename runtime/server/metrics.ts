@@ -4,7 +4,7 @@
  * Label values are bounded: webhook is a registered path, never a raw URL.
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Outcome } from '../admission/admit.js';
+import type { Outcome } from '../webhook/admission/admit.js';
 import { resourceKey, type CachedResource } from '../cache/cached-resource.js';
 import type { ReadSource } from '../cache/informer-cache.js';
 import { LatencyHistogram, type LatencySeries } from './latency-histogram.js';

@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { WebhookHandler } from '../contract.js';
-import { webhookOf } from '../decorator.js';
-import { checkWebhookSet } from '../options/webhook-set.js';
-import type { ResolvedWebhook } from '../options/types.js';
+import type { WebhookHandler } from '../webhook/contract.js';
+import { webhookOf } from '../webhook/decorator.js';
+import { checkWebhookSet } from '../webhook/options/webhook-set.js';
+import type { ResolvedWebhook } from '../webhook/options/types.js';
 import { conversionKey, type ConversionsByKind } from '../conversion/convert.js';
 import { prepareConversion, type RegisteredConversion } from '../conversion/registered.js';
 import { formatProblem } from '../problems.js';

@@ -11,7 +11,7 @@ import type { SecureContextOptions } from 'node:tls';
 import type express from 'express';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import type { KubeClient } from '../contract.js';
+import type { KubeClient } from '../webhook/contract.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { InformerCache } from '../cache/informer-cache.js';
 import type { ObjectSource } from '../cache/object-source.js';

@@ -1,6 +1,6 @@
 /** AdmissionReview requests as the API server would send them, built from what a test gives. */
-import type { AdmissionRequest, AdmissionReview, ReviewApiVersion } from '../admission/review.js';
-import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubernetesObject, UserInfo } from '../contract.js';
+import type { AdmissionRequest, AdmissionReview, ReviewApiVersion } from '../webhook/admission/review.js';
+import type { AdmissionOperation, GroupVersionKind, GroupVersionResource, KubernetesObject, UserInfo } from '../webhook/contract.js';
 import { requestKindAndResource, type RulesOf } from './request-kind.js';
 
 export interface RequestInput<T extends object = KubernetesObject> {

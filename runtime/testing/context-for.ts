@@ -4,11 +4,11 @@
  * `runWebhook` shares with it: the request's log, API client and cache.
  */
 import { pino, type Logger } from 'pino';
-import { RequestContext } from '../admission/context.js';
+import { RequestContext } from '../webhook/admission/context.js';
 import { MemoryObjects } from '../cache/memory-objects.js';
-import type { AdmissionContext, AdmissionOperation, KubeClient, KubernetesObject, WebhookHandler } from '../contract.js';
-import { webhookOf } from '../decorator.js';
-import type { ResolvedWebhook } from '../options/types.js';
+import type { AdmissionContext, AdmissionOperation, KubeClient, KubernetesObject, WebhookHandler } from '../webhook/contract.js';
+import { webhookOf } from '../webhook/decorator.js';
+import type { ResolvedWebhook } from '../webhook/options/types.js';
 import { admissionRequest, type RequestInput } from './admission-request.js';
 
 export interface ContextOptions {

@@ -3,7 +3,7 @@
  * converts it — the same path from spoke to hub to spoke, the same apiVersion,
  * kind and metadata handling, the same failure messages — for round-trip tests.
  */
-import type { KubernetesObject } from '../contract.js';
+import type { KubernetesObject } from '../webhook/contract.js';
 import { conversionKey, convertObjects } from '../conversion/convert.js';
 import { prepareConversion } from '../conversion/registered.js';
 import type { Converter } from '../conversion/types.js';

@@ -6,15 +6,15 @@
  * directly (`contextFor`).
  */
 import fastJsonPatch from 'fast-json-patch';
-import { admit } from '../admission/admit.js';
-import { responseCode, type AdmissionResponse, type StatusCause } from '../admission/review.js';
-import type { KubernetesObject, WebhookHandler } from '../contract.js';
+import { admit } from '../webhook/admission/admit.js';
+import { responseCode, type AdmissionResponse, type StatusCause } from '../webhook/admission/review.js';
+import type { KubernetesObject, WebhookHandler } from '../webhook/contract.js';
 import { admissionRequest, type RequestInput } from './admission-request.js';
 import { decoratedHandler, requestDependencies, type ContextOptions } from './context-for.js';
 
 export { admissionRequest, admissionReview, type RequestInput } from './admission-request.js';
 export { contextFor, type ContextOptions, type HandlerMethod, type TestContext } from './context-for.js';
-export { runPolicy, type PolicyDecision, type PolicyInput } from './run-policy.js';
+export { runPolicy, type PolicyDecision, type PolicyInput } from '../policy/run-policy.js';
 export { convert, ConversionFailure } from './convert.js';
 
 export interface Decision<T extends object = KubernetesObject> {

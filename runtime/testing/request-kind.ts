@@ -3,8 +3,8 @@
  * from the input, else from the object's apiVersion and kind, else from the
  * webhook's rules where they name exactly one group, version and resource.
  */
-import type { GroupVersionKind, GroupVersionResource, KubernetesObject } from '../contract.js';
-import type { ResolvedRule } from '../options/types.js';
+import type { GroupVersionKind, GroupVersionResource, KubernetesObject } from '../webhook/contract.js';
+import type { ResolvedRule } from '../webhook/options/types.js';
 
 /** What kind inference reads of a webhook or a policy: its rules. */
 export interface RulesOf {

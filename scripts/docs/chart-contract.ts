@@ -1,18 +1,18 @@
 /**
  * docs/reference/chart-contract.md: what the generated templates need from the
  * chart they are written into, from CHART_CONTRACT (the list `shaper-gen
- * manifests` checks, packages/generator/src/chart-contract.ts) and the JSDoc
+ * manifests` checks, generator/src/chart/chart-contract.ts) and the JSDoc
  * on its keys; each value's meaning and default come from the sample chart's
  * values.yaml, as on the chart values page.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { CHART_CONTRACT, CHART_CONTRACT_HINT } from '../../packages/generator/src/chart-contract.ts';
+import { CHART_CONTRACT, CHART_CONTRACT_HINT } from '../../generator/src/chart/chart-contract.ts';
 import { readValueDocs } from './chart-values.ts';
 import { code, generatedHeader, literal, paragraph, table } from './markdown.ts';
 
-const SOURCE = 'packages/generator/src/chart-contract.ts';
+const SOURCE = 'generator/src/chart/chart-contract.ts';
 const VALUES_FILE = 'charts/shaper-webhooks/values.yaml';
 
 /** CHART_CONTRACT's keys → their JSDoc. */

@@ -85,7 +85,7 @@ export function chartValuesPage(root: string): string {
     generatedHeader('Chart values', [VALUES_FILE]),
     '',
     paragraph(`The values of ${code('charts/shaper-webhooks')}, the sample's chart. A chart that ${code('shaper-gen init')} writes
-      (${code('packages/generator/scaffold/chart/')}) has the same values with the project's name and image; a test keeps the two
+      (${code('generator/scaffold/chart/')}) has the same values with the project's name and image; a test keeps the two
       identical apart from those (${code('test/e2e/scaffold/sample-chart.test.ts')}). ${code('values.schema.json')} refuses keys
       that are not listed here. The descriptions are the ${code('# --')} comments of ${code('values.yaml')}.`),
     '',

@@ -1,9 +1,9 @@
 /**
  * docs/reference/crd-markers.md from the marker table the generator reads
- * (packages/generator/src/crd/marker-definitions.ts): every `@shaper:` marker,
+ * (generator/src/crd/marker-definitions.ts): every `@shaper:` marker,
  * where it goes, what argument it takes and what it writes into the CRD.
  */
-import { MARKERS, PLACE_WORDS, type ArgumentSpec, type MarkerPlace } from '../../packages/generator/src/crd/marker-definitions.ts';
+import { MARKERS, PLACE_WORDS, type ArgumentSpec, type MarkerPlace } from '../../generator/src/crd/marker-definitions.ts';
 import { code, generatedHeader, paragraph, table } from './markdown.ts';
 
 const SECTIONS: readonly { readonly place: MarkerPlace; readonly title: string }[] = [
@@ -54,7 +54,7 @@ export function crdMarkersPage(): string {
     '',
   ]);
   return `${[
-    generatedHeader('CRD markers', ['packages/generator/src/crd/marker-definitions.ts']),
+    generatedHeader('CRD markers', ['generator/src/crd/marker-definitions.ts']),
     '',
     paragraph(`JSDoc tags that ${code('shaper-gen manifests')} reads to write a CustomResourceDefinition from TypeScript
       types, one per line: ${code('@shaper:<name> <argument>')}. A string with spaces at its ends is written as a JSON

@@ -1,6 +1,6 @@
 /**
  * docs/reference/decorator-options.md, from the one option schema:
- * runtime/options/types.ts (each option's type and JSDoc), fields.ts (which
+ * runtime/webhook/options/types.ts (each option's type and JSDoc), fields.ts (which
  * options exist, which are required, their checks), resolve.ts (the
  * defaults, read by resolving example options) and the generator's template
  * (the webhook configuration field each option is written to). The checks
@@ -9,21 +9,21 @@
  * the code's. An example that stops being refused stops the script.
  */
 import path from 'node:path';
-import { checkMatchConditions } from '../../packages/generator/src/cel/match-conditions.ts';
-import { CONFIGURATION_KINDS } from '../../packages/generator/src/model.ts';
-import { handlerShapeProblem } from '../../runtime/contract.ts';
-import { SERVER_ONLY_OPTION_NAMES, WEBHOOK_FIELDS, WEBHOOK_OPTION_NAMES } from '../../runtime/options/fields.ts';
-import { resolveWebhookOptions } from '../../runtime/options/resolve.ts';
-import * as optionLists from '../../runtime/options/types.ts';
-import type { ResolvedWebhook, WebhookOptions } from '../../runtime/options/types.ts';
-import { checkWebhookSet } from '../../runtime/options/webhook-set.ts';
+import { checkMatchConditions } from '../../generator/src/cel/match-conditions.ts';
+import { CONFIGURATION_KINDS } from '../../generator/src/webhook/model.ts';
+import { handlerShapeProblem } from '../../runtime/webhook/contract.ts';
+import { SERVER_ONLY_OPTION_NAMES, WEBHOOK_FIELDS, WEBHOOK_OPTION_NAMES } from '../../runtime/webhook/options/fields.ts';
+import { resolveWebhookOptions } from '../../runtime/webhook/options/resolve.ts';
+import * as optionLists from '../../runtime/webhook/options/types.ts';
+import type { ResolvedWebhook, WebhookOptions } from '../../runtime/webhook/options/types.ts';
+import { checkWebhookSet } from '../../runtime/webhook/options/webhook-set.ts';
 import { formatProblemPath, type Problem } from '../../runtime/problems.ts';
 import { code, generatedHeader, literal, paragraph, table } from './markdown.ts';
 import { webhookTemplateFields } from './template-fields.ts';
 import { readTypeDocs, typeNames, type InterfaceDoc, type PropertyDoc, type TypeDocs } from './type-docs.ts';
 
-const TYPES_FILE = 'runtime/options/types.ts';
-const TEMPLATE_FILE = 'packages/generator/templates/webhook-configurations.yaml.hbs';
+const TYPES_FILE = 'runtime/webhook/options/types.ts';
+const TEMPLATE_FILE = 'templates/webhook/webhook-configurations.yaml.hbs';
 
 /** Example inputs: a validating webhook, and one for a core resource, to show derived defaults. */
 const BASE_RULE = { groups: ['example.com'], versions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'] };
@@ -89,7 +89,7 @@ const RULE_EXAMPLES: Record<string, readonly Example[]> = {
   scope: [{ value: 'Namespace' }],
 };
 
-/** CEL that the API server would refuse to store, compiled by the generator (packages/generator/src/cel/match-conditions.ts). */
+/** CEL that the API server would refuse to store, compiled by the generator (generator/src/cel/match-conditions.ts). */
 const CEL_EXAMPLES = ['object.metadata.name', 'object.spec.replicas >', "duration('1x') > duration('1s')", 'object.metadata.labels.exists(k, k.size())'];
 
 /** The wrong-type input for a declared type. */
@@ -218,15 +218,15 @@ export function decoratorOptionsPage(root: string): string {
   if (!options) throw new Error(`scripts/docs: no interface WebhookOptions in ${TYPES_FILE}`);
   const property = (name: string) => {
     const found = options.properties.find((p) => p.name === name);
-    if (!found) throw new Error(`scripts/docs: option ${name} of runtime/options/fields.ts is not in WebhookOptions (${TYPES_FILE})`);
+    if (!found) throw new Error(`scripts/docs: option ${name} of runtime/webhook/options/fields.ts is not in WebhookOptions (${TYPES_FILE})`);
     return found;
   };
   const fields = webhookTemplateFields(path.join(root, TEMPLATE_FILE), WEBHOOK_OPTION_NAMES);
   const required = (name: keyof WebhookOptions) => (WEBHOOK_FIELDS[name] as { required?: true }).required === true;
   const out: string[] = [
-    generatedHeader('Decorator options', [TYPES_FILE, 'runtime/options/fields.ts', 'runtime/options/resolve.ts', TEMPLATE_FILE]),
+    generatedHeader('Decorator options', [TYPES_FILE, 'runtime/webhook/options/fields.ts', 'runtime/webhook/options/resolve.ts', TEMPLATE_FILE]),
     '',
-    paragraph(`${code('@Webhook({...})')} takes the options below; options left out take the defaults shown. The one definition is ${code('runtime/options/')}:
+    paragraph(`${code('@Webhook({...})')} takes the options below; options left out take the defaults shown. The one definition is ${code('runtime/webhook/options/')}:
       ${code('shaper-gen manifests')} applies it to each decorator's argument, evaluated statically, and reports problems as
       ${code('file:line:col: message')}; the decorator applies it again when the class is defined, and throws. The messages
       below are the code's, produced by running the checks on the example inputs shown.`),
@@ -278,7 +278,7 @@ export function decoratorOptionsPage(root: string): string {
       out.push(
         '',
         paragraph(`${code('shaper-gen manifests')} also compiles each ${code('expression')} as the API server does before it stores the
-        configuration (${code('packages/generator/src/cel/match-conditions.ts')}): CEL with the API server's variables and function libraries, and a
+        configuration (${code('generator/src/cel/match-conditions.ts')}): CEL with the API server's variables and function libraries, and a
         ${code('bool')} result. The decorator at run time does not compile CEL.`),
         '',
         table(['expression', 'message'], celExamples()),
@@ -298,7 +298,7 @@ export function decoratorOptionsPage(root: string): string {
     '## Checks across webhooks',
     '',
     paragraph(`${code('manifests')} checks the webhooks of a project together, and ${code('serve')} checks the classes it
-    registers the same way (${code('runtime/options/webhook-set.ts')}):`),
+    registers the same way (${code('runtime/webhook/options/webhook-set.ts')}):`),
     '',
   );
   for (const message of setExamples()) out.push(`- ${message}`);
@@ -307,7 +307,7 @@ export function decoratorOptionsPage(root: string): string {
     '## Checks on the class',
     '',
     paragraph(`The decorated class must implement the methods its kind of webhook is called with
-    (${code('runtime/contract.ts')}); ${code('manifests')} checks the class's own members, the decorator the prototype:`),
+    (${code('runtime/webhook/contract.ts')}); ${code('manifests')} checks the class's own members, the decorator the prototype:`),
     '',
   );
   out.push(`- ${handlerShapeProblem('WidgetDefaulter', true, () => false)}`, `- ${handlerShapeProblem('WidgetValidator', false, () => false)}`);

@@ -11,7 +11,9 @@
  *   `charts/shaper-webhooks/`). A trailing `:`, `:line` or `:line:col` is ignored;
  *   a span with `*`, `?` or `{` is a glob that must match at least one file;
  *   one with `<`, `>` or `…` is a pattern for the reader (`charts/<name>/`)
- *   and is not checked.
+ *   and is not checked. A chart's own path (`templates/_rbac-rules.tpl`,
+ *   read inside a project's chart) that the top-level templates/ lacks is
+ *   looked for in the sample's chart, the product's chart shape.
  *
  * "The repository" is what git tracks plus untracked files it does not
  * ignore, so a path that exists only in a build (`dist/`) or a cache is not
@@ -20,6 +22,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
+/** The sample's chart: where a chart-relative path in the docs is found. */
+const SAMPLE_CHART = 'charts/shaper-webhooks';
 
 export interface DocsProblem {
   readonly file: string;
@@ -88,6 +93,7 @@ export function checkDocs(root: string, files: readonly string[] = repositoryFil
   }
   const topFolders = new Set(files.filter((file) => file.includes('/')).map((file) => file.split('/')[0]!));
   const exists = (relative: string) => entries.has(path.posix.normalize(relative).replace(/\/$/, ''));
+  const existsInRepositoryOrChart = (relative: string) => exists(relative) || (relative.startsWith('templates/') && exists(path.posix.join(SAMPLE_CHART, relative)));
   const problems: DocsProblem[] = [];
   let links = 0;
   let paths = 0;
@@ -125,7 +131,7 @@ export function checkDocs(root: string, files: readonly string[] = repositoryFil
           if (/[*?{]/.test(candidate)) {
             const pattern = globPattern(candidate);
             if (![...entries].some((entry) => pattern.test(entry))) report(`\`${candidate}\` matches no file in the repository`);
-          } else if (!exists(candidate)) report(`\`${candidate}\`: no such file or folder in the repository`);
+          } else if (!existsInRepositoryOrChart(candidate)) report(`\`${candidate}\`: no such file or folder in the repository`);
         }
       });
   }

@@ -2,7 +2,7 @@
  * docs/reference/validating-policy-options.md and
  * mutating-policy-options.md, from the one option schema of
  * `@ValidatingPolicy` and `@MutatingPolicy`, as decorator-options.ts builds
- * the `@Webhook` page: runtime/options/policy-types.ts and
+ * the `@Webhook` page: runtime/policy/options/policy-types.ts and
  * mutating-policy-types.ts (each option's type and JSDoc), policy-fields.ts
  * and mutating-policy-fields.ts (which options exist, their checks),
  * policy-resolve.ts (the checks between options and the defaults, read by
@@ -14,14 +14,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkPolicyExpressions } from '../../packages/generator/src/policy/expressions.ts';
-import { WEBHOOK_FIELDS } from '../../runtime/options/fields.ts';
-import { MUTATING_POLICY_FIELDS, MUTATING_POLICY_OPTION_NAMES } from '../../runtime/options/mutating-policy-fields.ts';
-import * as mutatingLists from '../../runtime/options/mutating-policy-types.ts';
-import { VALIDATING_POLICY_FIELDS, VALIDATING_POLICY_OPTION_NAMES } from '../../runtime/options/policy-fields.ts';
-import { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions } from '../../runtime/options/policy-resolve.ts';
-import * as policyLists from '../../runtime/options/policy-types.ts';
-import * as optionLists from '../../runtime/options/types.ts';
+import { checkPolicyExpressions } from '../../generator/src/policy/expressions.ts';
+import { WEBHOOK_FIELDS } from '../../runtime/webhook/options/fields.ts';
+import { MUTATING_POLICY_FIELDS, MUTATING_POLICY_OPTION_NAMES } from '../../runtime/policy/options/mutating-policy-fields.ts';
+import * as mutatingLists from '../../runtime/policy/options/mutating-policy-types.ts';
+import { VALIDATING_POLICY_FIELDS, VALIDATING_POLICY_OPTION_NAMES } from '../../runtime/policy/options/policy-fields.ts';
+import { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions } from '../../runtime/policy/options/policy-resolve.ts';
+import * as policyLists from '../../runtime/policy/options/policy-types.ts';
+import * as optionLists from '../../runtime/webhook/options/types.ts';
 import { formatProblemPath, type Problem } from '../../runtime/problems.ts';
 import { aliasValues, referencedInterfaces, wrongType } from './decorator-options.ts';
 import { code, generatedHeader, literal, paragraph, table } from './markdown.ts';
@@ -29,7 +29,7 @@ import { objectTemplateFields, type FieldMap } from './template-fields.ts';
 import { readTypeDocs, type InterfaceDoc, type PropertyDoc, type TypeDocs } from './type-docs.ts';
 
 const WEBHOOK_PAGE = 'decorator-options.md';
-const WEBHOOK_TYPES_FILE = 'runtime/options/types.ts';
+const WEBHOOK_TYPES_FILE = 'runtime/webhook/options/types.ts';
 const LISTS = { ...optionLists, ...policyLists, ...mutatingLists };
 
 /** The example policy: class WidgetPolicy on a custom resource, and one on a core resource, to show derived defaults. */
@@ -155,10 +155,10 @@ const mutation = (patchType: string, expression: string) => ({
 const VALIDATING_PAGE: PolicyPage = {
   decorator: 'ValidatingPolicy',
   kind: 'ValidatingAdmissionPolicy',
-  typesFile: 'runtime/options/policy-types.ts',
-  fieldsFile: 'runtime/options/policy-fields.ts',
+  typesFile: 'runtime/policy/options/policy-types.ts',
+  fieldsFile: 'runtime/policy/options/policy-fields.ts',
   optionsInterface: 'ValidatingPolicyOptions',
-  templateFile: 'packages/generator/templates/validating-admission-policies.yaml.hbs',
+  templateFile: 'templates/policy/validating-admission-policies.yaml.hbs',
   fields: VALIDATING_POLICY_FIELDS,
   optionNames: VALIDATING_POLICY_OPTION_NAMES,
   resolve: resolveValidatingPolicyOptions,
@@ -189,10 +189,10 @@ const VALIDATING_PAGE: PolicyPage = {
 const MUTATING_PAGE: PolicyPage = {
   decorator: 'MutatingPolicy',
   kind: 'MutatingAdmissionPolicy',
-  typesFile: 'runtime/options/mutating-policy-types.ts',
-  fieldsFile: 'runtime/options/mutating-policy-fields.ts',
+  typesFile: 'runtime/policy/options/mutating-policy-types.ts',
+  fieldsFile: 'runtime/policy/options/mutating-policy-fields.ts',
   optionsInterface: 'MutatingPolicyOptions',
-  templateFile: 'packages/generator/templates/mutating-admission-policies.yaml.hbs',
+  templateFile: 'templates/policy/mutating-admission-policies.yaml.hbs',
   fields: MUTATING_POLICY_FIELDS,
   optionNames: MUTATING_POLICY_OPTION_NAMES,
   resolve: resolveMutatingPolicyOptions,
@@ -336,7 +336,7 @@ function policyPage(page: PolicyPage, root: string): string {
   const template = readFileSync(path.join(root, page.templateFile), 'utf8');
   const fields = objectTemplateFields(path.join(root, page.templateFile), page.optionNames);
   const out: string[] = [
-    generatedHeader(`${page.decorator} options`, [page.typesFile, page.fieldsFile, 'runtime/options/policy-resolve.ts', page.templateFile]),
+    generatedHeader(`${page.decorator} options`, [page.typesFile, page.fieldsFile, 'runtime/policy/options/policy-resolve.ts', page.templateFile]),
     '',
     paragraph(`${code(`@${page.decorator}({...})`)} on a class ${page.intro}, both named after the policy. The options are named as
       ${code('admissionregistration.k8s.io/v1')} names them; the match options share their checks with ${code('@Webhook')}
@@ -360,14 +360,14 @@ function policyPage(page: PolicyPage, root: string): string {
       .join('; ')}`,
   ];
   for (const name of page.optionNames) out.push(...optionSection(page, name, property(name), { docs, fields, template }));
-  out.push('', '## Checks between options', '', paragraph(`Refused by ${code('runtime/options/policy-resolve.ts')} after each option's own check:`), '');
+  out.push('', '## Checks between options', '', paragraph(`Refused by ${code('runtime/policy/options/policy-resolve.ts')} after each option's own check:`), '');
   for (const line of betweenExamples(page)) out.push(`- ${line}`);
   out.push(
     '',
     '## CEL expressions',
     '',
     paragraph(`${code('shaper-gen manifests')} compiles every expression of a policy twice
-      (${code('packages/generator/src/policy/expressions.ts')}). First as the API server compiles it when the policy is
+      (${code('generator/src/policy/expressions.ts')}). First as the API server compiles it when the policy is
       stored: ${code('object')}, ${code('oldObject')} and ${code('params')} are ${code('dyn')}, ${page.celIntro}, and each variable is
       typed by its expression and visible to the ones after it. Then, when every rule names the same one resource without
       wildcards and that resource is a custom resource whose CustomResourceDefinition is generated from the project's types or

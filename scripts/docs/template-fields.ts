@@ -1,13 +1,13 @@
 /**
  * Which field of the generated objects each decorator option is written to,
  * read from the generator's templates
- * (packages/generator/templates/webhook-configurations.yaml.hbs,
+ * (templates/webhook/webhook-configurations.yaml.hbs,
  * validating-admission-policies.yaml.hbs and their partials): every YAML key
  * line is given its path by indentation, and the handlebars expressions on it
  * (or the `{{#if option}}` / `{{#each option}}` around it) say which option
  * fills it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Option (`failurePolicy`, or `rules.groups` inside `{{#each rules}}`) → the YAML paths it is written to. */
@@ -20,12 +20,19 @@ const REFERENCE = /\{\{(?:(?:q|flow|goString)\s+)?([A-Za-z][\w.]*)\}\}/g;
 const EACH = /\{\{#each\s+([A-Za-z]\w*)\}\}/;
 const IF = /\{\{#if\s+([A-Za-z][\w.]*)\}\}/;
 
-function expandPartials(text: string, partialsDir: string, indent = ''): string[] {
+/** templates/<concept>/partials/<name>.hbs: a partial's name is its file name, whichever concept's folder holds it. */
+function partialFile(templatesRoot: string, name: string): string {
+  const concepts = readdirSync(templatesRoot, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const file = concepts.map((concept) => path.join(templatesRoot, concept.name, 'partials', `${name}.hbs`)).find((candidate) => existsSync(candidate));
+  if (!file) throw new Error(`scripts/docs: no partial ${name} under ${templatesRoot}/*/partials/`);
+  return file;
+}
+
+function expandPartials(text: string, templatesRoot: string, indent = ''): string[] {
   return text.split('\n').flatMap((line) => {
     const partial = PARTIAL.exec(line);
     if (!partial) return [indent + line];
-    const file = path.join(partialsDir, `${partial[2]!}.hbs`);
-    return expandPartials(readFileSync(file, 'utf8'), partialsDir, indent + (partial[1] ?? ''));
+    return expandPartials(readFileSync(partialFile(templatesRoot, partial[2]!), 'utf8'), templatesRoot, indent + (partial[1] ?? ''));
   });
 }
 
@@ -60,7 +67,8 @@ export function objectTemplateFields(templateFile: string, options: readonly str
 }
 
 function templateLines(templateFile: string): string[] {
-  return expandPartials(readFileSync(templateFile, 'utf8'), path.join(path.dirname(templateFile), 'partials'));
+  // templates/<concept>/<file>.hbs
+  return expandPartials(readFileSync(templateFile, 'utf8'), path.dirname(path.dirname(templateFile)));
 }
 
 /** Walks the template's lines; `keep` names a field path to report, or drops it. */

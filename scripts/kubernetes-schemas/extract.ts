@@ -2,7 +2,7 @@
  * Extracts the Kubernetes API's component schemas that shaper-gen needs from
  * the OpenAPI v3 documents Kubernetes publishes (api/openapi-spec/v3 of
  * k8s.io/kubernetes at the pinned KUBERNETES_VERSION, read from the Go module
- * cache) into packages/generator/kubernetes-schemas/v<minor>.json: users'
+ * cache) into generator/kubernetes-schemas/v<minor>.json: users'
  * machines have no Go, so the generator ships this data.
  *
  *   node scripts/kubernetes-schemas/extract.ts          write the file
@@ -44,11 +44,11 @@ export function pinnedKubernetesVersion(): string {
   return line.slice('KUBERNETES_VERSION='.length).trim();
 }
 
-/** packages/generator/kubernetes-schemas/v1.37.json for v1.37.2. */
+/** generator/kubernetes-schemas/v1.37.json for v1.37.2. */
 export function schemasFile(version: string): string {
   const minor = /^v(\d+\.\d+)\./.exec(version)?.[1];
   if (!minor) throw new Error(`not a Kubernetes version: ${version}`);
-  return path.join(ROOT, 'packages/generator/kubernetes-schemas', `v${minor}.json`);
+  return path.join(ROOT, 'generator/kubernetes-schemas', `v${minor}.json`);
 }
 
 /** The OpenAPI v3 directory of k8s.io/kubernetes@version in the Go module cache, downloaded when missing. */

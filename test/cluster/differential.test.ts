@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_ONLY_OPTION_NAMES, WEBHOOK_OPTION_NAMES } from '../../runtime/options/fields.js';
+import { SERVER_ONLY_OPTION_NAMES, WEBHOOK_OPTION_NAMES } from '../../runtime/webhook/options/fields.js';
 import { startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
 import { createFixtureProject, type FixtureProject } from '../support/fixture-project.js';
 import { createTestCA } from '../../support/pki.js';

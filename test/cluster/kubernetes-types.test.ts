@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runManifests } from '../../packages/generator/src/run-manifests.js';
+import { runManifests } from '../../generator/src/manifests/run-manifests.js';
 import { startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
 import { waitFor } from '../../support/kindenv/processes.js';
 import { createFixtureProject, type FixtureProject } from '../support/fixture-project.js';

@@ -9,32 +9,36 @@
  * evaluator. The decision, the status and the mutated object must be the
  * same for every case.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GeneratorConfig } from '../../packages/generator/src/config.js';
-import { generateManifests } from '../../packages/generator/src/manifests.js';
-import { writeGeneratedFiles } from '../../packages/generator/src/output.js';
-import type { MergeSchema } from '../../packages/generator/src/policy/evaluate/apply-configuration.js';
-import { evaluateMutatingPolicy, type MutationResult } from '../../packages/generator/src/policy/evaluate/mutating.js';
-import { checkPolicyExpressions } from '../../packages/generator/src/policy/expressions.js';
-import type { ResolvedMutatingPolicy } from '../../runtime/options/mutating-policy-types.js';
-import { resolveMutatingPolicyOptions } from '../../runtime/options/policy-resolve.js';
+import type { MergeSchema } from '../../generator/src/policy/evaluate/apply-configuration.js';
+import { evaluateMutatingPolicy, type MutationResult } from '../../generator/src/policy/evaluate/mutating.js';
+import { checkPolicyExpressions } from '../../generator/src/policy/expressions.js';
+import type { ResolvedMutatingPolicy } from '../../runtime/policy/options/mutating-policy-types.js';
+import { resolveMutatingPolicyOptions } from '../../runtime/policy/options/policy-resolve.js';
 import { mutatingPolicyOf } from '../../runtime/policy/decorator.js';
 import { AssignmentProfileLabelPolicy } from '../../sample/policies/assignment-profile-label-policy.js';
-import { startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
+import type { K8sObject } from '../support/helm.js';
 import { waitFor } from '../../support/kindenv/processes.js';
-import { REPO_ROOT } from '../../support/repo-root.js';
-import { helmTemplate, type K8sObject } from '../support/helm.js';
-import { apiClient, collectionPath, type ApiAnswer, type ApiClient } from './policy-differential/api-client.js';
+import { collectionPath, type ApiClient } from './policy-differential/api-client.js';
+import {
+  ADMIN,
+  createNamespaces,
+  generatePolicyChart,
+  installCrds,
+  installPolicies,
+  itemPath,
+  matchConstraints,
+  serverCompiles,
+  startPolicyCluster,
+  storeObjects,
+  type PolicyCluster,
+} from './policy-differential/cluster.js';
 import type { Obj, PolicyCase } from './policy-differential/cases.js';
 import { mutatingCases } from './policy-differential/mutating-cases.js';
 import { MUTATION_EXPRESSION_CASES, type MutationExpressionCase } from './policy-differential/mutating-expressions.js';
 import { GADGET_CRD, MUTATING_FIXTURE_NAMESPACES, MUTATING_FIXTURES } from './policy-differential/mutating-fixtures.js';
 
 const log = (line: string) => process.stderr.write(`mutating policies: ${line}\n`);
-const ADMIN = { username: 'kindenv-admin', groups: ['system:masters', 'system:authenticated'] };
 const POLICY_CLASSES = [AssignmentProfileLabelPolicy, ...MUTATING_FIXTURES];
 /** What the API server sets on every object it stores (or would): not the policies' doing. */
 const SERVER_FIELDS = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'];
@@ -50,13 +54,12 @@ interface Outcome {
 
 const cases = mutatingCases();
 const policies: ResolvedMutatingPolicy[] = POLICY_CLASSES.map((c) => mutatingPolicyOf(c)!).sort((a, b) => a.name.localeCompare(b.name));
-let dir: string | undefined;
-let controlPlane: ControlPlane | undefined;
+let cluster: PolicyCluster | undefined;
 let client: ApiClient | undefined;
 let rendered: K8sObject[] = [];
 const schemas = new Map<string, MergeSchema>();
-const stored = new Map<string, Obj>();
-const namespaces = new Map<string, unknown>();
+let stored = new Map<string, Obj>();
+let namespaces = new Map<string, unknown>();
 const compared: { case: PolicyCase; server: Outcome; local: Outcome }[] = [];
 const compiled: { case: MutationExpressionCase; ours: string[]; server: string | undefined }[] = [];
 
@@ -78,20 +81,12 @@ async function judgeExpressions(): Promise<void> {
       spec: {
         failurePolicy: 'Fail',
         reinvocationPolicy: 'Never',
-        matchConstraints: { resourceRules: rules.map((r) => ({ apiGroups: r.groups, apiVersions: r.versions, resources: r.resources, operations: r.operations })) },
+        matchConstraints: matchConstraints(rules),
         mutations: [{ patchType: c.patchType, [field]: { expression: c.expression } }],
       },
     };
-    const answer = await client!.request('POST', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies?dryRun=All', object);
-    if (answer.status !== 201 && answer.status !== 422) throw new Error(`unexpected ${answer.status} for ${c.expression}: ${JSON.stringify(answer.body).slice(0, 300)}`);
-    compiled.push({ case: c, ours, server: answer.status === 201 ? undefined : (answer.body as { message: string }).message });
+    compiled.push({ case: c, ours, server: await serverCompiles(client!, 'mutatingadmissionpolicies', object, c.expression) });
   }
-}
-
-async function ok(answer: Promise<ApiAnswer>, what: string): Promise<any> {
-  const { status, body } = await answer;
-  if (status >= 300) throw new Error(`${what}: ${status} ${JSON.stringify(body).slice(0, 500)}`);
-  return body;
 }
 
 /** JSON with object keys sorted, the server-set metadata left out: equal text, equal objects. */
@@ -105,37 +100,19 @@ function canonical(value: unknown, key?: string): unknown {
 }
 
 async function generatePolicies(workDir: string): Promise<K8sObject[]> {
-  const chartDir = path.join(workDir, 'chart');
-  cpSync(path.join(REPO_ROOT, 'charts/shaper-webhooks'), chartDir, { recursive: true });
-  const config: GeneratorConfig = {
-    root: REPO_ROOT,
-    configFile: undefined,
-    tsconfig: path.join(REPO_ROOT, 'test/tsconfig.json'),
-    sources: ['sample/api/*.ts', 'sample/policies/*-policy.ts', 'test/cluster/policy-differential/mutating-fixtures.ts'],
-    exclude: [],
-    chartDir,
-    handlersModule: path.join(workDir, 'handlers.generated.ts'),
-    crds: [],
-  };
-  const { files, policies: generated } = await generateManifests(config);
+  // Without a cluster helm lists no served kinds: the Kubernetes version of the control plane decides.
+  const { objects, generated } = await generatePolicyChart(workDir, 'test/cluster/policy-differential/mutating-fixtures.ts', '1.37.2');
   expect(
     generated
       .filter((p) => 'mutations' in p.policy)
       .map((p) => p.className)
       .sort(),
   ).toEqual(POLICY_CLASSES.map((c) => c.name).sort());
-  writeGeneratedFiles(files);
-  // Without a cluster helm lists no served kinds: the Kubernetes version of the control plane decides.
-  const objects = await helmTemplate(chartDir, { kubeVersion: '1.37.2' });
   for (const crd of [...objects.filter((o) => o.kind === 'CustomResourceDefinition'), GADGET_CRD as unknown as K8sObject]) {
     const spec = (crd as unknown as { spec: { group: string; versions: { name: string; schema: { openAPIV3Schema: MergeSchema } }[]; names: { kind: string } } }).spec;
     for (const version of spec.versions) schemas.set(`${spec.group}/${version.name}/${spec.names.kind}`, version.schema.openAPIV3Schema);
   }
   return [...objects.filter((o) => o.kind === 'MutatingAdmissionPolicy' || o.kind === 'MutatingAdmissionPolicyBinding' || o.kind === 'CustomResourceDefinition'), GADGET_CRD];
-}
-
-function itemPath(c: PolicyCase, name: string, namespace: string): string {
-  return `${collectionPath(c.resource, namespace)}/${name}`;
 }
 
 /** The object sent: for an UPDATE, the stored one (resourceVersion and all) with the case's labels, data and spec. */
@@ -186,37 +163,6 @@ function localOutcome(c: PolicyCase): Outcome {
   return { allowed: false, code: status.code, reason: status.reason, message: status.message, causes: [...status.causes] };
 }
 
-async function createNamespaces(): Promise<void> {
-  for (const [name, labels] of Object.entries(MUTATING_FIXTURE_NAMESPACES)) {
-    await ok(client!.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } }), `creating namespace ${name}`);
-    namespaces.set(name, await ok(client!.request('GET', `/api/v1/namespaces/${name}`), `reading namespace ${name}`));
-  }
-}
-
-async function installCrds(): Promise<void> {
-  for (const crd of rendered.filter((o) => o.kind === 'CustomResourceDefinition')) {
-    await ok(client!.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd), `creating ${crd.metadata.name}`);
-    await waitFor(
-      `${crd.metadata.name} established`,
-      async () => {
-        const body = (await client!.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`)).body as {
-          status?: { conditions?: { type: string; status: string }[] };
-        };
-        return body.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True') ? true : undefined;
-      },
-      30_000,
-    );
-  }
-}
-
-async function storeObjects(): Promise<void> {
-  for (const c of cases.filter((x) => x.stored)) {
-    const { namespace, name } = c.stored!.metadata;
-    await ok(client!.request('POST', collectionPath(c.resource, namespace), c.stored), `storing ${c.id}`);
-    stored.set(c.id, await ok(client!.request('GET', itemPath(c, name, namespace)), `reading ${c.id}`));
-  }
-}
-
 /** Policies take effect when the API server's informer has them; one case per policy that it changes tells when it is in force. */
 async function waitForPolicies(): Promise<void> {
   for (const policy of policies) {
@@ -253,20 +199,20 @@ async function waitForPolicies(): Promise<void> {
 
 beforeAll(async () => {
   const started = Date.now();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'shaper-mutating-'));
-  const [plane, generated] = await Promise.allSettled([startControlPlane({ dir: path.join(dir, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false }), generatePolicies(dir)]);
-  if (plane.status === 'rejected') throw plane.reason;
-  controlPlane = plane.value;
-  if (generated.status === 'rejected') throw generated.reason;
-  rendered = generated.value;
-  client = apiClient(controlPlane);
-  await installCrds();
-  await createNamespaces();
-  await storeObjects();
-  for (const object of rendered.filter((o) => o.kind !== 'CustomResourceDefinition')) {
-    const resource = object.kind === 'MutatingAdmissionPolicy' ? 'mutatingadmissionpolicies' : 'mutatingadmissionpolicybindings';
-    await ok(client.request('POST', `/apis/admissionregistration.k8s.io/v1/${resource}`, object), `creating ${object.kind} ${object.metadata.name}`);
-  }
+  const startedCluster = await startPolicyCluster('shaper-mutating-', log, generatePolicies);
+  cluster = startedCluster;
+  ({ client, prepared: rendered } = startedCluster);
+  await installCrds(
+    client,
+    rendered.filter((o) => o.kind === 'CustomResourceDefinition'),
+  );
+  namespaces = await createNamespaces(client, MUTATING_FIXTURE_NAMESPACES);
+  stored = await storeObjects(client, cases);
+  await installPolicies(
+    client,
+    rendered.filter((o) => o.kind !== 'CustomResourceDefinition'),
+    { MutatingAdmissionPolicy: 'mutatingadmissionpolicies', MutatingAdmissionPolicyBinding: 'mutatingadmissionpolicybindings' },
+  );
   await judgeExpressions();
   await waitForPolicies();
   log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -290,9 +236,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  client?.close();
-  await controlPlane?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await cluster?.stop();
 });
 
 describe('@MutatingPolicy on the kube-apiserver', () => {

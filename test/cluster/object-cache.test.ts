@@ -23,7 +23,7 @@ import { ApiReader, ApiReadError } from '../../runtime/cache/api-reader.js';
 import { resourcePath, type CachedResource } from '../../runtime/cache/cached-resource.js';
 import { ResourceInformer } from '../../runtime/cache/resource-informer.js';
 import { openWatch, ResourceVersionExpired, type WatchEvent } from '../../runtime/cache/watch-stream.js';
-import type { KubernetesObject } from '../../runtime/contract.js';
+import type { KubernetesObject } from '../../runtime/webhook/contract.js';
 import { ApiConnection } from '../../runtime/kube/api-connection.js';
 import { inClusterSettings } from '../../runtime/kube/in-cluster.js';
 import { readKubeconfig } from '../../runtime/kube/kubeconfig.js';

@@ -7,32 +7,38 @@
  * by shaper-gen/testing's evaluator. The decision, the status (code, reason,
  * message, causes) and the warnings must be the same for every case.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GeneratorConfig } from '../../packages/generator/src/config.js';
-import { generateManifests } from '../../packages/generator/src/manifests.js';
-import { writeGeneratedFiles } from '../../packages/generator/src/output.js';
-import { evaluateValidatingPolicy, type PolicyResult } from '../../packages/generator/src/policy/evaluate/validating.js';
+import { evaluateValidatingPolicy, type PolicyResult } from '../../generator/src/policy/evaluate/validating.js';
 import { validatingPolicyOf } from '../../runtime/policy/decorator.js';
-import type { ResolvedValidatingPolicy } from '../../runtime/options/policy-types.js';
+import type { ResolvedValidatingPolicy } from '../../runtime/policy/options/policy-types.js';
 import { ProfileDescriptionPolicy } from '../../sample/policies/profile-description-policy.js';
 import { ProfileTierPolicy } from '../../sample/policies/profile-tier-policy.js';
 import { TierLabelPolicy } from '../../sample/policies/tier-label-policy.js';
-import { startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
 import { waitFor } from '../../support/kindenv/processes.js';
 import { helmTemplate, type K8sObject } from '../support/helm.js';
 import { REPO_ROOT } from '../../support/repo-root.js';
-import { apiClient, collectionPath, type ApiAnswer, type ApiClient } from './policy-differential/api-client.js';
+import { collectionPath, type ApiAnswer, type ApiClient } from './policy-differential/api-client.js';
+import {
+  ADMIN,
+  createNamespaces,
+  generatePolicyChart,
+  installCrds,
+  installPolicies,
+  itemPath,
+  matchConstraints,
+  serverCompiles,
+  startPolicyCluster,
+  storeObjects,
+  type PolicyCluster,
+} from './policy-differential/cluster.js';
 import { policyCases, PROFILES_NAMESPACE, WORKLOADS_NAMESPACE, type Obj, type PolicyCase } from './policy-differential/cases.js';
 import { EXPRESSION_CASES, type ExpressionCase } from './policy-differential/expressions.js';
 import { FIXTURE_NAMESPACES, FIXTURES } from './policy-differential/fixtures.js';
-import { checkPolicyExpressions } from '../../packages/generator/src/policy/expressions.js';
-import { resolveValidatingPolicyOptions } from '../../runtime/options/policy-resolve.js';
+import { checkPolicyExpressions } from '../../generator/src/policy/expressions.js';
+import { resolveValidatingPolicyOptions } from '../../runtime/policy/options/policy-resolve.js';
 
 const log = (line: string) => process.stderr.write(`policies: ${line}\n`);
-const ADMIN = { username: 'kindenv-admin', groups: ['system:masters', 'system:authenticated'] };
 const POLICY_CLASSES = [ProfileTierPolicy, ProfileDescriptionPolicy, TierLabelPolicy, ...FIXTURES];
 
 interface Outcome {
@@ -46,12 +52,11 @@ interface Outcome {
 
 const cases = policyCases();
 const policies: ResolvedValidatingPolicy[] = POLICY_CLASSES.map((c) => validatingPolicyOf(c)!);
-let dir: string | undefined;
-let controlPlane: ControlPlane | undefined;
+let cluster: PolicyCluster | undefined;
 let client: ApiClient | undefined;
 let rendered: K8sObject[] = [];
-const stored = new Map<string, Obj>();
-const namespaces = new Map<string, unknown>();
+let stored = new Map<string, Obj>();
+let namespaces = new Map<string, unknown>();
 const compared: { case: PolicyCase; server: Outcome; local: Outcome }[] = [];
 const compiled: { case: ExpressionCase; ours: string[]; server: string | undefined }[] = [];
 
@@ -77,11 +82,7 @@ function policyObject(options: ReturnType<typeof expressionPolicy>) {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicy',
     metadata: { name },
-    spec: {
-      failurePolicy: 'Fail',
-      matchConstraints: { resourceRules: rules.map((r) => ({ apiGroups: r.groups, apiVersions: r.versions, resources: r.resources, operations: r.operations })) },
-      ...rest,
-    },
+    spec: { failurePolicy: 'Fail', matchConstraints: matchConstraints(rules), ...rest },
   };
 }
 
@@ -91,46 +92,8 @@ async function judgeExpressions(): Promise<void> {
     const { policy, problems } = resolveValidatingPolicyOptions(options, 'ExpressionCase');
     if (!policy) throw new Error(`expression case options refused: ${problems.map((p) => p.message).join('; ')}`);
     const ours = checkPolicyExpressions(policy, undefined).map((p) => p.message);
-    const answer = await client!.request('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies?dryRun=All', policyObject(options));
-    if (answer.status !== 201 && answer.status !== 422) throw new Error(`unexpected ${answer.status} for ${c.expression}: ${JSON.stringify(answer.body).slice(0, 300)}`);
-    compiled.push({ case: c, ours, server: answer.status === 201 ? undefined : (answer.body as { message: string }).message });
+    compiled.push({ case: c, ours, server: await serverCompiles(client!, 'validatingadmissionpolicies', policyObject(options), c.expression) });
   }
-}
-
-async function ok(answer: Promise<ApiAnswer>, what: string): Promise<any> {
-  const { status, body } = await answer;
-  if (status >= 300) throw new Error(`${what}: ${status} ${JSON.stringify(body).slice(0, 500)}`);
-  return body;
-}
-
-/** The chart's policies and bindings, as `shaper-gen manifests` generates them for the sample's and the fixtures' classes and helm renders them. */
-async function generatePolicies(workDir: string): Promise<K8sObject[]> {
-  const chartDir = path.join(workDir, 'chart');
-  cpSync(path.join(REPO_ROOT, 'charts/shaper-webhooks'), chartDir, { recursive: true });
-  const config: GeneratorConfig = {
-    root: REPO_ROOT,
-    configFile: undefined,
-    tsconfig: path.join(REPO_ROOT, 'test/tsconfig.json'),
-    // sample/api/'s kinds: their generated CRDs type the policies' `object`.
-    sources: ['sample/api/*.ts', 'sample/policies/*-policy.ts', 'test/cluster/policy-differential/fixtures.ts'],
-    exclude: [],
-    chartDir,
-    handlersModule: path.join(workDir, 'handlers.generated.ts'),
-    crds: [],
-  };
-  const { files, policies: generated } = await generateManifests(config);
-  expect(
-    generated
-      .filter((p) => !('mutations' in p.policy))
-      .map((p) => p.className)
-      .sort(),
-  ).toEqual(POLICY_CLASSES.map((c) => c.name).sort());
-  writeGeneratedFiles(files);
-  return (await helmTemplate(chartDir)).filter((o) => o.kind === 'ValidatingAdmissionPolicy' || o.kind === 'ValidatingAdmissionPolicyBinding');
-}
-
-function itemPath(c: PolicyCase, name: string, namespace: string): string {
-  return `${collectionPath(c.resource, namespace)}/${name}`;
 }
 
 /** What is sent for an UPDATE: the stored object (resourceVersion and all) with the case's labels, data and spec. */
@@ -191,41 +154,6 @@ function localOutcome(c: PolicyCase): Outcome {
   return { allowed: false, code: status.code, reason: status.reason, message: status.message, causes: [...status.causes], warnings };
 }
 
-async function storeObjects(): Promise<void> {
-  for (const c of cases.filter((x) => x.stored)) {
-    const { namespace, name } = c.stored!.metadata;
-    await ok(client!.request('POST', collectionPath(c.resource, namespace), c.stored), `storing ${c.id}`);
-    stored.set(c.id, await ok(client!.request('GET', itemPath(c, name, namespace)), `reading ${c.id}`));
-  }
-}
-
-/** The sample's CRDs, as its chart renders them (generated from sample/api/ by `shaper-gen manifests`). */
-async function installCrds(): Promise<void> {
-  const crds = (await helmTemplate(path.join(REPO_ROOT, 'charts/shaper-webhooks'))).filter((o) => o.kind === 'CustomResourceDefinition');
-  expect(crds.map((crd) => crd.metadata.name)).toEqual(['assignments.shaper.io', 'profiles.shaper.io']);
-  for (const crd of crds) {
-    await ok(client!.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd), `creating ${crd.metadata.name}`);
-    await waitFor(
-      `${crd.metadata.name} established`,
-      async () => {
-        const body = (await client!.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`)).body as {
-          status?: { conditions?: { type: string; status: string }[] };
-        };
-        return body.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True') ? true : undefined;
-      },
-      30_000,
-    );
-  }
-}
-
-async function createNamespaces(): Promise<void> {
-  const all: Record<string, Record<string, string>> = { [PROFILES_NAMESPACE]: {}, [WORKLOADS_NAMESPACE]: {}, ...FIXTURE_NAMESPACES };
-  for (const [name, labels] of Object.entries(all)) {
-    await ok(client!.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } }), `creating namespace ${name}`);
-    namespaces.set(name, await ok(client!.request('GET', `/api/v1/namespaces/${name}`), `reading namespace ${name}`));
-  }
-}
-
 /** Policies take effect when the API server's informer has them: until then requests pass. One case per policy that it decides tells when it is in force. */
 async function waitForPolicies(): Promise<void> {
   const canaries = policies.map((policy) =>
@@ -248,22 +176,30 @@ async function waitForPolicies(): Promise<void> {
   }
 }
 
+/** The chart's policies and bindings, as `shaper-gen manifests` generates them for the sample's and the fixtures' classes and helm renders them. */
+async function generatePolicies(workDir: string): Promise<K8sObject[]> {
+  const { objects, generated } = await generatePolicyChart(workDir, 'test/cluster/policy-differential/fixtures.ts');
+  expect(
+    generated
+      .filter((p) => !('mutations' in p.policy))
+      .map((p) => p.className)
+      .sort(),
+  ).toEqual(POLICY_CLASSES.map((c) => c.name).sort());
+  return objects.filter((o) => o.kind === 'ValidatingAdmissionPolicy' || o.kind === 'ValidatingAdmissionPolicyBinding');
+}
+
 beforeAll(async () => {
   const started = Date.now();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'shaper-policies-'));
-  const [plane, generated] = await Promise.allSettled([startControlPlane({ dir: path.join(dir, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false }), generatePolicies(dir)]);
-  if (plane.status === 'rejected') throw plane.reason;
-  controlPlane = plane.value;
-  if (generated.status === 'rejected') throw generated.reason;
-  rendered = generated.value;
-  client = apiClient(controlPlane);
-  await installCrds();
-  await createNamespaces();
-  await storeObjects();
-  for (const object of rendered) {
-    const resource = object.kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
-    await ok(client.request('POST', `/apis/admissionregistration.k8s.io/v1/${resource}`, object), `creating ${object.kind} ${object.metadata.name}`);
-  }
+  const startedCluster = await startPolicyCluster('shaper-policies-', log, generatePolicies);
+  cluster = startedCluster;
+  ({ client, prepared: rendered } = startedCluster);
+  // The sample's CRDs, as its chart renders them (generated from sample/api/ by `shaper-gen manifests`).
+  const crds = (await helmTemplate(path.join(REPO_ROOT, 'charts/shaper-webhooks'))).filter((o) => o.kind === 'CustomResourceDefinition');
+  expect(crds.map((crd) => crd.metadata.name)).toEqual(['assignments.shaper.io', 'profiles.shaper.io']);
+  await installCrds(client, crds);
+  namespaces = await createNamespaces(client, { [PROFILES_NAMESPACE]: {}, [WORKLOADS_NAMESPACE]: {}, ...FIXTURE_NAMESPACES });
+  stored = await storeObjects(client, cases);
+  await installPolicies(client, rendered, { ValidatingAdmissionPolicy: 'validatingadmissionpolicies', ValidatingAdmissionPolicyBinding: 'validatingadmissionpolicybindings' });
   await judgeExpressions();
   await waitForPolicies();
   log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -280,9 +216,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  client?.close();
-  await controlPlane?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await cluster?.stop();
 });
 
 describe('@ValidatingPolicy on the kube-apiserver', () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type V1ConfigMap, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPolicy } from 'shaper-gen/testing';
-import { ConfigMapTeamPolicy } from '../../packages/generator/scaffold/project/src/policies/configmap-team-policy.js';
+import { ConfigMapTeamPolicy } from '../../generator/scaffold/project/src/policies/configmap-team-policy.js';
 import { deniedBy, rejection, waitForInjectedCA } from '../../support/kindenv/admission-status.js';
 import { createKindEnv, type KindEnv } from '../../support/kindenv/index.js';
 import { waitFor } from '../../support/kindenv/processes.js';

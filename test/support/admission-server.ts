@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { DEFAULT_SERVER_CONFIG, mergeServerConfig, type ServerConfigOverrides } from '../../runtime/config/server-config.js';
-import type { KubeClient } from '../../runtime/contract.js';
+import type { KubeClient } from '../../runtime/webhook/contract.js';
 import type { MemoryBudget } from '../../runtime/server/memory-budget.js';
 import { registerConversions, registerWebhooks } from '../../runtime/server/registry.js';
 import { WebhookServer, type ListeningAddresses } from '../../runtime/server/webhook-server.js';

@@ -64,7 +64,7 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
   mkdirSync(path.join(dir, 'node_modules', '@shaper-gen'), { recursive: true });
   if (resolveTo === 'declarations') emitDeclarationsPackage(path.join(dir, 'node_modules', 'shaper-gen'));
   else symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
-  symlinkSync(path.join(REPO_ROOT, 'packages/generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
+  symlinkSync(path.join(REPO_ROOT, 'generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'node_modules/@kubernetes'), path.join(dir, 'node_modules/@kubernetes'), 'dir');
   const generated = /(^_webhook-paths\.tpl|^_rbac-rules\.tpl|webhook-configuration\.yaml|^(validating|mutating)-admission-policies\.yaml)$/;
   const chart = path.join(REPO_ROOT, 'charts/shaper-webhooks');

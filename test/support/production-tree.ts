@@ -58,7 +58,7 @@ export function productionClosure(lockfile: string): string[] {
 /**
  * The locations an installed tree holds under node_modules, from npm's own
  * record of it. The record also lists the folders `file:` dependencies link to
- * (`packages/generator`), whether installed or not; they are the project's own
+ * (`generator`), whether installed or not; they are the project's own
  * folders, not something npm put in node_modules, and a Dockerfile copies them
  * or not.
  */

@@ -47,7 +47,7 @@ export async function createUserProject(name: string): Promise<UserProject> {
   const sh = (command: string, args: string[], cwd = dir) => run(command, args, { cwd, env, maxBuffer: 32 * 1024 * 1024 });
   const remove = () => rmSync(work, { recursive: true, force: true });
   try {
-    const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, REPO_ROOT, path.join(REPO_ROOT, 'packages/generator')], REPO_ROOT);
+    const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, REPO_ROOT, path.join(REPO_ROOT, 'generator')], REPO_ROOT);
     const packs = JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[];
     const packedAs = (name: string): PackedPackage => {
       const pack = packs.find((p) => p.name === name);

@@ -9,11 +9,11 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { loadGeneratorConfig } from '../../../packages/generator/src/config.js';
-import { formatDiagnostic, type Diagnostic } from '../../../packages/generator/src/diagnostics.js';
+import { loadGeneratorConfig } from '../../../generator/src/config.js';
+import { formatDiagnostic, type Diagnostic } from '../../../generator/src/diagnostics.js';
 import { ConfigError } from '../../../runtime/problems.js';
-import { generateManifests } from '../../../packages/generator/src/manifests.js';
-import { writeGeneratedFiles } from '../../../packages/generator/src/output.js';
+import { generateManifests } from '../../../generator/src/manifests/manifests.js';
+import { writeGeneratedFiles } from '../../../generator/src/manifests/output.js';
 import type { ProblemPath as OptionPath } from '../../../runtime/problems.js';
 import type { FixtureProject } from '../../support/fixture-project.js';
 import { helmTemplate, type K8sObject } from '../../support/helm.js';

@@ -8,8 +8,8 @@
  * does an omitted name, so that the API server judges the options and not the
  * mapping.
  */
-import { SERVER_ONLY_OPTION_NAMES } from '../../../runtime/options/fields.js';
-import { defaultWebhookName } from '../../../runtime/options/resolve.js';
+import { SERVER_ONLY_OPTION_NAMES } from '../../../runtime/webhook/options/fields.js';
+import { defaultWebhookName } from '../../../runtime/webhook/options/resolve.js';
 import type { K8sObject } from '../../support/helm.js';
 import type { Case, Options } from './corpus.js';
 import { FULLNAME } from './generate.js';

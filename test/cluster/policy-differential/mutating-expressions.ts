@@ -3,7 +3,7 @@
  * API server compiles it and by the API server when a MutatingAdmissionPolicy
  * holding it is created (dry run). The two must agree.
  */
-import type { PatchType } from '../../../runtime/options/mutating-policy-types.js';
+import type { PatchType } from '../../../runtime/policy/options/mutating-policy-types.js';
 
 export interface MutationExpressionCase {
   readonly patchType: PatchType;

@@ -115,7 +115,7 @@ describe("the chart's server values", () => {
         ?.split(' ')
         .map(Number);
     const { webhook, health, metrics } = DEFAULT_SERVER_CONFIG;
-    expect([exposed('Dockerfile'), exposed('packages/generator/scaffold/project/Dockerfile')]).toEqual([
+    expect([exposed('Dockerfile'), exposed('generator/scaffold/project/Dockerfile')]).toEqual([
       [webhook.port, health.port, metrics.port],
       [webhook.port, health.port, metrics.port],
     ]);

@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { scanCustomResources } from '../../../packages/generator/src/crd/generate.js';
-import { runManifests } from '../../../packages/generator/src/run-manifests.js';
+import { scanCustomResources } from '../../../generator/src/crd/generate.js';
+import { runManifests } from '../../../generator/src/manifests/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate, helmTemplateText } from '../../support/helm.js';
 import { judgeManifests } from '../../../support/oracle.js';

@@ -7,8 +7,8 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { CreateApiFlags } from 'shaper-gen/internal/generator';
-import { runCreateApiCommand } from '../../../packages/generator/src/create/run-create-api.js';
-import { runManifests } from '../../../packages/generator/src/run-manifests.js';
+import { runCreateApiCommand } from '../../../generator/src/create/run-create-api.js';
+import { runManifests } from '../../../generator/src/manifests/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate } from '../../support/helm.js';
 

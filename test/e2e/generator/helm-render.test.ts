@@ -3,7 +3,7 @@
  * every webhook field checked under each chart setting that changes them.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runManifests } from '../../../packages/generator/src/run-manifests.js';
+import { runManifests } from '../../../generator/src/manifests/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../support/fixture-project.js';
 import { findObject, helmLint, helmTemplate, type K8sObject } from '../../support/helm.js';
 import { createTestCA } from '../../../support/pki.js';

@@ -5,12 +5,11 @@
  * that is listed), and the Go wire oracle decoding them strictly into the
  * admissionregistration.k8s.io/v1 types.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runManifests } from '../../../packages/generator/src/run-manifests.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeManifests } from '../../../support/oracle.js';
-import { createFixtureProject, DEFAULT_SHAPER_YAML, type FixtureProject } from '../../support/fixture-project.js';
+import type { FixtureProject } from '../../support/fixture-project.js';
 import { helmLint, helmTemplate, helmTemplateText, type HelmOptions, type K8sObject } from '../../support/helm.js';
-import { WIDGET_CRD } from '../../support/widget-crd.js';
+import { CHART_LABELS, generatedWidgetProject } from '../../support/widget-policy-project.js';
 
 const POLICIES = `import { MutatingPolicy } from 'shaper-gen';
 
@@ -34,13 +33,6 @@ const POLICIES = `import { MutatingPolicy } from 'shaper-gen';
 export class WidgetDefaults {}
 `;
 
-const LABELS = {
-  'helm.sh/chart': 'shaper-webhooks-0.1.0',
-  'app.kubernetes.io/name': 'shaper-webhooks',
-  'app.kubernetes.io/instance': 'shaper',
-  'app.kubernetes.io/version': '0.1.0',
-  'app.kubernetes.io/managed-by': 'Helm',
-};
 const MAP = 'MutatingAdmissionPolicy';
 const BINDING = 'MutatingAdmissionPolicyBinding';
 const V1 = 'admissionregistration.k8s.io/v1';
@@ -50,7 +42,7 @@ const LISTS_KINDS = 'admissionregistration.k8s.io/v1/ValidatingWebhookConfigurat
 const policy = (apiVersion: string) => ({
   apiVersion,
   kind: MAP,
-  metadata: { name: 'widget-defaults.example.com', labels: LABELS },
+  metadata: { name: 'widget-defaults.example.com', labels: CHART_LABELS },
   spec: {
     failurePolicy: 'Ignore',
     paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
@@ -74,7 +66,7 @@ const policy = (apiVersion: string) => ({
 const binding = (apiVersion: string) => ({
   apiVersion,
   kind: BINDING,
-  metadata: { name: 'widget-defaults.example.com', labels: LABELS },
+  metadata: { name: 'widget-defaults.example.com', labels: CHART_LABELS },
   spec: { policyName: 'widget-defaults.example.com', paramRef: { name: 'widget-defaults', namespace: 'defaults', parameterNotFoundAction: 'Allow' } },
 });
 
@@ -82,11 +74,7 @@ let project: FixtureProject;
 let chart: string;
 
 beforeAll(async () => {
-  project = createFixtureProject({ 'shaper.yaml': `${DEFAULT_SHAPER_YAML}crds: ["config/crd/*.yaml"]\n`, 'config/crd/widgets.yaml': WIDGET_CRD, 'src/policies.ts': POLICIES });
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-  const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-  expect(await runManifests({}, project.dir), error.mock.calls.join('\n')).toBe(0);
-  vi.restoreAllMocks();
+  project = await generatedWidgetProject({ 'src/policies.ts': POLICIES });
   chart = project.file('charts/shaper-webhooks');
 });
 afterAll(() => project.remove());

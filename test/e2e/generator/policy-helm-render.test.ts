@@ -6,12 +6,11 @@
  * --api-versions), and the Go wire oracle decoding them strictly into the
  * admissionregistration.k8s.io/v1 types.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runManifests } from '../../../packages/generator/src/run-manifests.js';
-import { createFixtureProject, DEFAULT_SHAPER_YAML, type FixtureProject } from '../../support/fixture-project.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FixtureProject } from '../../support/fixture-project.js';
 import { helmLint, helmTemplate, helmTemplateText, type HelmOptions, type K8sObject } from '../../support/helm.js';
 import { judgeManifests } from '../../../support/oracle.js';
-import { WIDGET_CRD } from '../../support/widget-crd.js';
+import { CHART_LABELS, generatedWidgetProject } from '../../support/widget-policy-project.js';
 
 const POLICIES = `import { ValidatingPolicy } from 'shaper-gen';
 
@@ -43,13 +42,6 @@ export class WidgetLimits {}
 export class ConfigMapOwner {}
 `;
 
-const LABELS = {
-  'helm.sh/chart': 'shaper-webhooks-0.1.0',
-  'app.kubernetes.io/name': 'shaper-webhooks',
-  'app.kubernetes.io/instance': 'shaper',
-  'app.kubernetes.io/version': '0.1.0',
-  'app.kubernetes.io/managed-by': 'Helm',
-};
 const VAP = 'ValidatingAdmissionPolicy';
 const BINDING = 'ValidatingAdmissionPolicyBinding';
 const VAP_API = 'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy';
@@ -57,7 +49,7 @@ const VAP_API = 'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy';
 const WIDGET_POLICY = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: VAP,
-  metadata: { name: 'widget-limits.example.com', labels: LABELS },
+  metadata: { name: 'widget-limits.example.com', labels: CHART_LABELS },
   spec: {
     failurePolicy: 'Ignore',
     paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
@@ -81,7 +73,7 @@ const WIDGET_POLICY = {
 const WIDGET_BINDING = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: BINDING,
-  metadata: { name: 'widget-limits.example.com', labels: LABELS },
+  metadata: { name: 'widget-limits.example.com', labels: CHART_LABELS },
   spec: {
     policyName: 'widget-limits.example.com',
     validationActions: ['Warn', 'Audit'],
@@ -91,7 +83,7 @@ const WIDGET_BINDING = {
 const OWNER_POLICY = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: VAP,
-  metadata: { name: 'config-map-owner.shaper-gen.io', labels: LABELS },
+  metadata: { name: 'config-map-owner.shaper-gen.io', labels: CHART_LABELS },
   spec: {
     failurePolicy: 'Fail',
     matchConstraints: {
@@ -106,24 +98,15 @@ const OWNER_POLICY = {
 const OWNER_BINDING = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: BINDING,
-  metadata: { name: 'config-map-owner.shaper-gen.io', labels: LABELS },
+  metadata: { name: 'config-map-owner.shaper-gen.io', labels: CHART_LABELS },
   spec: { policyName: 'config-map-owner.shaper-gen.io', validationActions: ['Deny'] },
 };
 
 let project: FixtureProject;
 let chart: string;
 
-async function generate(files: Record<string, string>): Promise<FixtureProject> {
-  const fixture = createFixtureProject({ 'shaper.yaml': `${DEFAULT_SHAPER_YAML}crds: ["config/crd/*.yaml"]\n`, 'config/crd/widgets.yaml': WIDGET_CRD, ...files });
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-  const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-  expect(await runManifests({}, fixture.dir), error.mock.calls.join('\n')).toBe(0);
-  vi.restoreAllMocks();
-  return fixture;
-}
-
 beforeAll(async () => {
-  project = await generate({ 'src/policies.ts': POLICIES });
+  project = await generatedWidgetProject({ 'src/policies.ts': POLICIES });
   chart = project.file('charts/shaper-webhooks');
 });
 afterAll(() => project.remove());

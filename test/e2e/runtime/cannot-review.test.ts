@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
-import { MAX_NESTING_DEPTH } from '../../../runtime/admission/review.js';
+import { MAX_NESTING_DEPTH } from '../../../runtime/webhook/admission/review.js';
 import { webhooks } from '../../fixtures/runtime/handlers.js';
 import { startTestServer, type TestServer } from '../../support/admission-server.js';
 

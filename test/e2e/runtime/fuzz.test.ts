@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultCorpus, type FaultCase } from '../../../support/faults/corpus.js';
 import { sendAll, type Answer } from '../../../support/faults/send.js';
 import { oracleCases, tally, type FaultTally } from '../../../support/faults/tally.js';
-import { identifyReview } from '../../../runtime/admission/review.js';
+import { identifyReview } from '../../../runtime/webhook/admission/review.js';
 import { ProfileDefaulter } from '../../../sample/webhooks/profile-defaulter.js';
 import { ProfileValidator } from '../../../sample/webhooks/profile-validator.js';
 import { startTestServer, type TestServer } from '../../support/admission-server.js';

@@ -62,7 +62,7 @@ describe('the published packages', () => {
     }
     for (const [name, dir] of [
       [RUNTIME_PACKAGE, REPO_ROOT],
-      [GENERATOR_PACKAGE, path.join(REPO_ROOT, 'packages/generator')],
+      [GENERATOR_PACKAGE, path.join(REPO_ROOT, 'generator')],
     ] as const) {
       const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
       for (const [subpath, targets] of Object.entries(manifest.exports)) {
@@ -77,7 +77,7 @@ describe('the published packages', () => {
     const installed = (name: string) => JSON.parse(readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, any>;
     const runtime = installed(RUNTIME_PACKAGE);
     const generator = installed(GENERATOR_PACKAGE);
-    const source = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/generator/package.json'), 'utf8')) as Record<string, any>;
+    const source = JSON.parse(readFileSync(path.join(REPO_ROOT, 'generator/package.json'), 'utf8')) as Record<string, any>;
     expect(['ts-morph', '@ts-morph/common', 'handlebars', '@marcbachmann/cel-js'].filter((name) => JSON.stringify(runtime).includes(`"${name}"`))).toEqual([]);
     expect(Object.keys(runtime).filter((key) => /peer/i.test(key))).toEqual([]);
     expect(generator.version).toBe(runtime.version);

@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chartScaffold, type ChartVariables } from '../../../packages/generator/src/init/scaffold.js';
+import { chartScaffold, type ChartVariables } from '../../../generator/src/init/scaffold.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 
 const GENERATED = [

@@ -333,7 +333,7 @@ describe('field error messages, against field.Error.ErrorBody', () => {
     const errors = types.flatMap((type) => values.map((value, i) => ({ type, field: `spec.v${i}`, value, detail: i % 2 === 0 ? 'detail' : '' })));
     const expected = newInvalid({ group: '', kind: 'ConfigMap' }, 'cm', errors);
     const ours = Invalid(errors.map((e) => ({ type: e.type, field: e.field, value: e.value, message: e.detail })));
-    const { causeMessage } = await import('../../../runtime/errors.js');
+    const { causeMessage } = await import('../../../runtime/webhook/errors.js');
     expect(ours.causes.map((cause) => ({ reason: cause.type, message: causeMessage(cause), field: cause.field }))).toEqual(expected.details!.causes);
     expect(`ConfigMap "cm" is invalid: ${ours.message}`).toBe(expected.message);
   });

@@ -8,12 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readValueDocs } from '../../../scripts/docs/chart-values.ts';
-import { MARKER_NAMES } from '../../../packages/generator/src/crd/marker-definitions.js';
+import { MARKER_NAMES } from '../../../generator/src/crd/marker-definitions.js';
 import { checkDocs } from '../../../scripts/docs/links.ts';
 import { differingPages, renderReferencePages, type ReferencePage } from '../../../scripts/docs/reference.ts';
 import { objectTemplateFields, webhookTemplateFields } from '../../../scripts/docs/template-fields.ts';
-import { MUTATING_POLICY_OPTION_NAMES } from '../../../runtime/options/mutating-policy-fields.js';
-import { VALIDATING_POLICY_OPTION_NAMES } from '../../../runtime/options/policy-fields.js';
+import { MUTATING_POLICY_OPTION_NAMES } from '../../../runtime/policy/options/mutating-policy-fields.js';
+import { VALIDATING_POLICY_OPTION_NAMES } from '../../../runtime/policy/options/policy-fields.js';
 import { REPO_ROOT } from '../../../support/repo-root.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'shaper-docs-'));
@@ -84,13 +84,7 @@ describe('the generated reference pages', () => {
 
 describe('the template reading behind "written to"', () => {
   it('follows indentation, {{#if}} and {{#each}} to the webhook field', () => {
-    const fields = webhookTemplateFields(path.join(REPO_ROOT, 'packages/generator/templates/webhook-configurations.yaml.hbs'), [
-      'path',
-      'rules',
-      'failurePolicy',
-      'objectSelector',
-      'matchConditions',
-    ]);
+    const fields = webhookTemplateFields(path.join(REPO_ROOT, 'templates/webhook/webhook-configurations.yaml.hbs'), ['path', 'rules', 'failurePolicy', 'objectSelector', 'matchConditions']);
     expect(Object.fromEntries(fields)).toEqual({
       path: ['webhooks[].clientConfig.url', 'webhooks[].clientConfig.service.path'],
       failurePolicy: ['webhooks[].failurePolicy'],
@@ -110,7 +104,7 @@ describe('the template reading behind "written to"', () => {
 
 describe('the template reading behind the policy page', () => {
   it('names each object of the template by its kind, and follows dotted references and a one-line {{#each}}', () => {
-    const fields = objectTemplateFields(path.join(REPO_ROOT, 'packages/generator/templates/validating-admission-policies.yaml.hbs'), VALIDATING_POLICY_OPTION_NAMES);
+    const fields = objectTemplateFields(path.join(REPO_ROOT, 'templates/policy/validating-admission-policies.yaml.hbs'), VALIDATING_POLICY_OPTION_NAMES);
     expect(fields.get('name')).toEqual(['ValidatingAdmissionPolicy metadata.name', 'ValidatingAdmissionPolicyBinding metadata.name', 'ValidatingAdmissionPolicyBinding spec.policyName']);
     expect(fields.get('validationActions')).toEqual(['ValidatingAdmissionPolicyBinding spec.validationActions']);
     expect(fields.get('paramRef')).toEqual(['ValidatingAdmissionPolicyBinding spec.paramRef']);

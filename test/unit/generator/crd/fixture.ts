@@ -1,7 +1,7 @@
 /** A throwaway project with API types, scanned for CRDs as `shaper-gen manifests` scans them. */
 import path from 'node:path';
-import { scanCustomResources, type CrdScan } from '../../../../packages/generator/src/crd/generate.js';
-import { formatDiagnostic } from '../../../../packages/generator/src/diagnostics.js';
+import { scanCustomResources, type CrdScan } from '../../../../generator/src/crd/generate.js';
+import { formatDiagnostic } from '../../../../generator/src/diagnostics.js';
 import { EXAMPLE_GROUP } from '../../../support/crd-fixture-sources.js';
 import { createFixtureProject, type FixtureProject } from '../../../support/fixture-project.js';
 

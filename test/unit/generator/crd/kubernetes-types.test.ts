@@ -1,12 +1,12 @@
 /**
  * CRD fields typed with @kubernetes/client-node models expand to the full
  * schema of the Kubernetes type (Kubernetes 1.37's OpenAPI, shipped in
- * packages/generator/kubernetes-schemas/), as controller-gen inlines them:
+ * generator/kubernetes-schemas/), as controller-gen inlines them:
  * structural, no $ref, the API's list and map types, int-or-string, and an
  * embedded ObjectMeta as `type: object`.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Schema } from '../../../../packages/generator/src/crd/types.js';
+import type { Schema } from '../../../../generator/src/crd/types.js';
 import { scanProject } from './fixture.js';
 
 const removals: (() => void)[] = [];

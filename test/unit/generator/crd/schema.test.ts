@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanCustomResources } from '../../../../packages/generator/src/crd/generate.js';
+import { scanCustomResources } from '../../../../generator/src/crd/generate.js';
 import { GAUGE, WIDGET } from '../../../support/crd-fixture-sources.js';
 import { REPO_ROOT } from '../../../support/fixture-project.js';
 import { scanProject } from './fixture.js';

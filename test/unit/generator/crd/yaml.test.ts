@@ -1,7 +1,7 @@
 /** The schema's YAML: deterministic key order, every string Helm-safe, lists of objects in block style. */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { blockYaml } from '../../../../packages/generator/src/crd/yaml.js';
+import { blockYaml } from '../../../../generator/src/crd/yaml.js';
 
 describe('blockYaml', () => {
   it('writes schema keys in their order, strings quoted with {{ escaped for Helm, and other keys as given', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { measureJson, SMALL_OBJECT_PROPERTIES } from '../../../../runtime/admission/json-text.js';
+import { measureJson, SMALL_OBJECT_PROPERTIES } from '../../../../runtime/webhook/admission/json-text.js';
 import { estimateReview, MemoryBudget, reviewHeapCost } from '../../../../runtime/server/memory-budget.js';
-import { MAX_NESTING_DEPTH } from '../../../../runtime/admission/review.js';
+import { MAX_NESTING_DEPTH } from '../../../../runtime/webhook/admission/review.js';
 
 describe('MemoryBudget', () => {
   it('grants what fits at once, queues the rest first come first served, and releases once', async () => {

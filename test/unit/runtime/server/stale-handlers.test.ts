@@ -1,7 +1,7 @@
 /** `serve --dev`'s staleness check after the real `shaper-gen manifests`, as `shaper-gen dev` runs them. */
 import { rmSync, utimesSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runManifests } from '../../../../packages/generator/src/run-manifests.js';
+import { runManifests } from '../../../../generator/src/manifests/run-manifests.js';
 import { staleHandlersWarnings } from '../../../../runtime/server/stale-handlers.js';
 import { createFixtureProject, type FixtureProject } from '../../../support/fixture-project.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdmissionDenial, Forbidden, Invalid, Webhook, field, type AdmissionContext, type CustomValidator, type KubernetesObject } from 'shaper-gen';
 import { contextFor, runWebhook } from 'shaper-gen/testing';
-import { RequestContext } from '../../../../runtime/admission/context.js';
+import { RequestContext } from '../../../../runtime/webhook/admission/context.js';
 
 type CronJob = KubernetesObject & { spec: { schedule: string; suspend?: boolean } };
 

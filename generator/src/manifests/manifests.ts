@@ -1,0 +1,122 @@
+/**
+ * `shaper-gen manifests`: scan, validate, render. Either every file is
+ * produced or none is: any problem stops generation before anything is written.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, digestInputs, rbacRulesOf, type InputDigests } from 'shaper-gen/internal/generator';
+import { chartContractProblems } from '../chart/chart-contract.js';
+import { diagnosticIn, sortDiagnostics } from '../diagnostics.js';
+import type { GeneratorConfig } from '../config.js';
+import { pathsModel } from '../chart/paths-model.js';
+import { MUTATING_POLICIES_FILE, policiesModel, VALIDATING_POLICIES_FILE } from '../policy/model.js';
+import { CONFIGURATION_KINDS, configurationsModel, rbacRulesModel } from '../webhook/model.js';
+import { handlersIndexModel } from './handlers-index.js';
+import type { GeneratedFile } from './output.js';
+
+export type { GeneratedFile } from './output.js';
+import { withBuiltInResources } from '../kubernetes/built-in-resources.js';
+import { loadCrdSchemas } from '../policy/crd-schemas.js';
+import type { DecoratedPolicy } from '../policy/scan-policy.js';
+import type { DecoratedConversion } from '../conversion/scan-conversion.js';
+import { conversionModels } from '../conversion/model.js';
+import type { Crd } from '../crd/types.js';
+import type { DecoratedWebhook } from '../webhook/scan-webhook.js';
+
+export interface GenerationResult {
+  readonly files: readonly GeneratedFile[];
+  readonly webhooks: readonly DecoratedWebhook[];
+  readonly policies: readonly DecoratedPolicy[];
+  readonly conversions: readonly DecoratedConversion[];
+  readonly crds: readonly Crd[];
+  /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
+  readonly obsolete: readonly string[];
+  readonly scannedFiles: number;
+  readonly candidateFiles: number;
+  /** The sources as read for this generation, for `serve --dev`'s staleness check. */
+  readonly inputs: InputDigests;
+}
+
+export async function generateManifests(config: GeneratorConfig): Promise<GenerationResult> {
+  const sources = await glob([...config.sources], {
+    cwd: config.root,
+    ignore: [...config.exclude],
+    absolute: true,
+    onlyFiles: true,
+  });
+  sources.sort();
+  // Before the scan: a file edited while it runs then shows as changed, never as current.
+  const inputs = digestInputs(config.root, sources);
+  const chartName = readChartName(config.chartDir);
+  // The TypeScript compiler and handlebars load only when they are needed, each on its first use.
+  const { scanDecorators } = await import('./scan.js');
+  const { crdFiles, obsoleteCrdFiles, scanCustomResources, withGeneratedCrds } = await import('../crd/generate.js');
+  const crdScan = scanCustomResources(config.tsconfig, sources, config.root);
+  // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists, then from Kubernetes' own schemas.
+  const policySchemas = withGeneratedCrds(crdScan.crds, withBuiltInResources(await loadCrdSchemas(config.root, config.crds)));
+  const { webhooks, policies, conversions, diagnostics, candidateFiles } = scanDecorators(config.tsconfig, sources, { policies: policySchemas, customResources: crdScan.crds });
+  if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
+    throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
+  }
+  const chartProblems = chartContractProblems(
+    config.chartDir,
+    chartName,
+    webhooks.some((w) => rbacRulesOf(w.webhook).length > 0),
+    crdScan.crds.length > 0,
+  );
+  if (chartProblems.length > 0) throw new ConfigError(chartProblems, 'chart');
+
+  const { loadTemplates } = await import('../chart/render.js');
+  const templates = await loadTemplates();
+  const chartTemplates = path.join(config.chartDir, 'templates');
+  const files: GeneratedFile[] = CONFIGURATION_KINDS.map((kind) => ({
+    path: path.join(chartTemplates, kind.fileName),
+    content: templates.webhookConfigurations(configurationsModel(kind, webhooks, chartName, config.root)),
+  }));
+  files.push({ path: path.join(chartTemplates, VALIDATING_POLICIES_FILE), content: templates.validatingPolicies(policiesModel(policies, 'validating', chartName, config.root)) });
+  files.push({ path: path.join(chartTemplates, MUTATING_POLICIES_FILE), content: templates.mutatingPolicies(policiesModel(policies, 'mutating', chartName, config.root)) });
+  files.push({
+    path: path.join(chartTemplates, '_webhook-paths.tpl'),
+    content: templates.webhookPaths(
+      pathsModel(
+        webhooks.map((w) => w.webhook),
+        chartName,
+        conversions.map((c) => c.conversion.path),
+      ),
+    ),
+  });
+  files.push({
+    path: path.join(chartTemplates, '_rbac-rules.tpl'),
+    content: templates.rbacRules(
+      rbacRulesModel(
+        webhooks.map((w) => w.webhook),
+        chartName,
+      ),
+    ),
+  });
+  files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule, conversions)) });
+  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
+  const obsolete = obsoleteCrdFiles(config.chartDir, files);
+  return { files, webhooks, policies, conversions, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+}
+
+function readChartName(chartDir: string): string {
+  const chartFile = path.join(chartDir, 'Chart.yaml');
+  let chart: unknown;
+  try {
+    chart = parseYaml(readFileSync(chartFile, 'utf8'));
+  } catch (error) {
+    const message =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'no chart here: run `shaper-gen init` to scaffold one, or set chartDir in shaper.yaml'
+        : `cannot read the chart: ${(error as Error).message}`;
+    throw new ConfigError([diagnosticIn(chartFile, message)], 'chart');
+  }
+  const name = (chart as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string' || name === '') {
+    throw new ConfigError([diagnosticIn(chartFile, 'Chart.yaml has no name')], 'chart');
+  }
+  return name;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { checkPolicyExpressions } from '../../../../generator/src/policy/expressions.js';
+import { resolveValidatingPolicyOptions } from '../../../../runtime/policy/options/policy-resolve.js';
+
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    metadata: { type: 'object' },
+    spec: {
+      type: 'object',
+      properties: { tier: { type: 'string' }, priority: { type: 'integer' }, ports: { type: 'array', items: { type: 'object', properties: { port: { type: 'integer' } } } } },
+    },
+  },
+};
+
+function problems(expressions: string[]): string[] {
+  const { policy } = resolveValidatingPolicyOptions(
+    { rules: [{ groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles'], operations: ['UPDATE'] }], validations: expressions.map((expression) => ({ expression })) },
+    'ProfilePolicy',
+  );
+  return checkPolicyExpressions(policy!, { name: 'profiles.shaper.io/v1alpha1', schema: SCHEMA }).map((p) => p.message);
+}
+
+describe('policy expressions typed from the schema', () => {
+  it('compare whole objects of one type, as cel-go does (immutability checks)', () => {
+    expect(problems(['object == oldObject', 'object.spec == oldObject.spec', 'object.metadata != oldObject.metadata', 'object.spec.ports == oldObject.spec.ports'])).toEqual([]);
+  });
+
+  it('refuse a misspelt field and a comparison across types', () => {
+    expect(problems(['object.spec.tierr == oldObject.spec.tier', "object.spec.priority == 'high'"])).toEqual([
+      'validations[0].expression: CEL compilation failed at column 13: No such key: tierr (object is profiles.shaper.io/v1alpha1, typed from its schema)',
+      'validations[1].expression: CEL compilation failed at column 1: no such overload: int == string (object is profiles.shaper.io/v1alpha1, typed from its schema)',
+    ]);
+  });
+});
