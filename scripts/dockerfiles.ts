@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// handlebars is the generator's dependency (generator/package.json), installed with it.
 import handlebars from 'handlebars';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -81,7 +81,7 @@ describe('the published packages', () => {
     expect(['ts-morph', '@ts-morph/common', 'handlebars', '@marcbachmann/cel-js'].filter((name) => JSON.stringify(runtime).includes(`"${name}"`))).toEqual([]);
     expect(Object.keys(runtime).filter((key) => /peer/i.test(key))).toEqual([]);
     expect(generator.version).toBe(runtime.version);
-    expect(Object.keys(generator.dependencies).sort()).toEqual(['@marcbachmann/cel-js', 'handlebars', 'ts-morph']);
+    expect(Object.keys(generator.dependencies).sort()).toEqual(['@marcbachmann/cel-js', 'handlebars', 'tinyglobby', 'ts-morph', 'yaml']);
     expect({ dependencies: generator.dependencies, peerDependencies: generator.peerDependencies }).toEqual({
       dependencies: source.dependencies,
       peerDependencies: { [RUNTIME_PACKAGE]: runtime.version },
