@@ -28,7 +28,7 @@ export interface LocalRegistry {
   /** An npm user config holding the publisher's token for this registry alone: `npm_config_userconfig` for `npm publish`. */
   readonly publisherConfig: string;
   /** What the registry has for a package: its packument. */
-  packument(name: string): Promise<{ 'dist-tags': Record<string, string>; versions: Record<string, { dist: { integrity: string } }> }>;
+  packument(name: string): Promise<{ 'dist-tags': Record<string, string>; versions: Record<string, { dist: { integrity: string }; peerDependencies?: Record<string, string> }> }>;
   /** What the registry printed. */
   output(): string;
   stop(): Promise<void>;
@@ -70,7 +70,11 @@ export async function startLocalRegistry(): Promise<LocalRegistry> {
   child.stdout.on('data', (chunk) => (output += String(chunk)));
   child.stderr.on('data', (chunk) => (output += String(chunk)));
   const exited = once(child, 'exit');
+  // A worker that exits without stop() (a failed hook, a killed run) takes the registry with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.off('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);

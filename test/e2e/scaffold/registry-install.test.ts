@@ -22,6 +22,7 @@ import { GENERATOR_PACKAGE, outcome, quietEnv, RUNTIME_PACKAGE } from '../../sup
 
 const run = promisify(execFile);
 const NAME = 'registry-guard';
+const COMMAND_MS = 300_000;
 const POLICY_NAME = 'config-map-team-policy.shaper-gen.io';
 const PACKAGES = [RUNTIME_PACKAGE, GENERATOR_PACKAGE] as const;
 const own = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
@@ -36,7 +37,8 @@ let initOutput: string;
 
 /** No registry but the one the project's `.npmrc` names (npm passes its config to scripts as npm_config_*). */
 const ENV = Object.fromEntries(Object.entries(quietEnv()).filter(([key]) => key.toLowerCase() !== 'npm_config_registry'));
-const sh = (command: string, args: string[], cwd = project, env = ENV) => run(command, args, { cwd, env, maxBuffer: 32 * 1024 * 1024 });
+/** Every command bounded: an install through the registry's proxy that hangs is ended, not waited for. */
+const sh = (command: string, args: string[], cwd = project, env = ENV) => run(command, args, { cwd, env, maxBuffer: 32 * 1024 * 1024, timeout: COMMAND_MS });
 const asPublisher = () => ({ ...ENV, npm_config_userconfig: registry.publisherConfig });
 
 /** The commands of the sh block in README.md's Install section, as argument lists, comments left out. */
@@ -78,6 +80,15 @@ afterAll(async () => {
 describe('published with scripts/release.sh to a registry on loopback', () => {
   it('publishes both packages at the version both package.json files already name, shaper-gen first, changing no file', () => {
     expect(released.split('\n').filter((line) => line.startsWith('+ ') || line.startsWith('release:'))).toEqual(PACKAGES.map((name) => `+ ${name}@${VERSION}`));
+  });
+
+  it('refuses a version that is not semantic in one line, before writing anything', async () => {
+    const refused = await outcome(sh('bash', [path.join(REPO_ROOT, 'scripts/release.sh'), '1.2', '--publish', '--registry', registry.url], REPO_ROOT, asPublisher()));
+    expect({ code: refused.code, stdout: refused.stdout, stderr: refused.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'release: 1.2 is not a semantic version (such as 0.2.0); usage: scripts/release.sh <version> [--publish] [--registry <url>] [--no-build]\n',
+    });
   });
 
   it('publishes exactly the tarballs npm pack gives', async () => {
@@ -169,8 +180,7 @@ describe('the next release, published the same way', () => {
       `release: packages/generator/package.json set to ${NEXT}`,
       ...PACKAGES.map((name) => `+ ${name}@${NEXT}`),
     ]);
-    const generator = (await registry.packument(GENERATOR_PACKAGE)) as unknown as { versions: Record<string, { peerDependencies: Record<string, string> }> };
-    expect(generator.versions[NEXT]!.peerDependencies).toEqual({ [RUNTIME_PACKAGE]: NEXT });
+    expect((await registry.packument(GENERATOR_PACKAGE)).versions[NEXT]!.peerDependencies).toEqual({ [RUNTIME_PACKAGE]: NEXT });
   });
 
   it('shaper-gen upgraded alone: npm only warns, and the CLI refuses the mismatch in one line whose command installs the matching generator', async () => {
@@ -178,12 +188,13 @@ describe('the next release, published the same way', () => {
     expect((await sh('npm', ['install', `${RUNTIME_PACKAGE}@${NEXT}`])).stderr).toContain(`npm warn ERESOLVE overriding peer dependency`);
     expect(PACKAGES.map(installedVersion)).toEqual([NEXT, VERSION]);
     const refused = await outcome(sh('npx', ['shaper-gen', 'manifests']));
-    const fix = `npm install --save-dev ${GENERATOR_PACKAGE}@${NEXT}`;
     expect({ code: refused.code, stderr: refused.stderr.trim().split('\n') }).toEqual({
       code: 1,
-      stderr: [`shaper-gen manifests: ${GENERATOR_PACKAGE} ${VERSION} is installed, but ${RUNTIME_PACKAGE} is ${NEXT} and the two are released together: ${fix}`],
+      stderr: [
+        `shaper-gen manifests: ${GENERATOR_PACKAGE} ${VERSION} is installed, but ${RUNTIME_PACKAGE} is ${NEXT} and the two are released together: npm install --save-dev ${GENERATOR_PACKAGE}@${NEXT}`,
+      ],
     });
-    const [command, ...args] = fix.split(' ');
+    const [command, ...args] = refused.stderr.trim().split(': ').at(-1)!.split(' ');
     await sh(command!, args);
     expect(PACKAGES.map(installedVersion)).toEqual([NEXT, NEXT]);
     expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks)');
