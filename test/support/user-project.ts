@@ -40,10 +40,30 @@ export interface UserProject {
   remove(): void;
 }
 
+/** The environment a user's commands run with here: this process's, without colour, audit, fund or update notices. */
+export const quietEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  NO_COLOR: '1',
+  FORCE_COLOR: '0',
+});
+
+/** A command's exit code and output, also when it fails. */
+export async function outcome(run: Promise<{ stdout: string; stderr: string }>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    return { code: 0, ...(await run) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
 export async function createUserProject(name: string): Promise<UserProject> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-gen-user-'));
   const dir = path.join(work, name);
-  const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', NO_COLOR: '1', FORCE_COLOR: '0' };
+  const env = quietEnv();
   const sh = (command: string, args: string[], cwd = dir) => run(command, args, { cwd, env, maxBuffer: 32 * 1024 * 1024 });
   const remove = () => rmSync(work, { recursive: true, force: true });
   try {

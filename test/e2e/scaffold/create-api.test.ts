@@ -11,23 +11,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeManifests } from '../../../support/oracle.js';
 import { findObject, helmLint, helmTemplate, helmTemplateText } from '../../support/helm.js';
-import { createUserProject, type UserProject } from '../../support/user-project.js';
+import { createUserProject, outcome, type UserProject } from '../../support/user-project.js';
 
 const NAME = 'guestbook-api';
 const GROUP = 'webapp.example.com';
 let user: UserProject;
 const chart = () => path.join(user.dir, 'charts', NAME);
 const createApi = (...flags: string[]) => user.sh('npx', ['shaper-gen', 'create', 'api', '--group', GROUP, '--kind', 'Guestbook', ...flags]);
-
-/** A command's exit code and output, also when it fails. */
-async function outcome(run: Promise<{ stdout: string; stderr: string }>): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    return { code: 0, ...(await run) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 function version(name: string, storage: boolean) {
   const apiVersion = `${GROUP}/${name}`;
