@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CreateApiFlags, CreateConversionFlags } from './create-command.js';
+import type { CreateApiFlags, CreateConversionFlags, CreateTypesFlags } from './create-command.js';
 import type { DevFlags } from './dev-command.js';
 import type { InitFlags } from './init-command.js';
 import type { ManifestsFlags } from './manifests-command.js';
@@ -23,6 +23,7 @@ export interface GeneratorCommands {
   dev(flags: DevFlags): Promise<number>;
   createApi(flags: CreateApiFlags): Promise<number>;
   createConversion(flags: CreateConversionFlags): Promise<number>;
+  createTypes(flags: CreateTypesFlags): Promise<number>;
 }
 
 /** Why the generator cannot run, with the command that fixes it. */

@@ -8,7 +8,7 @@
  */
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- only glob's options-only overload is deprecated; the generator passes the patterns first
 export { glob } from 'tinyglobby';
-export { parse as parseYaml } from 'yaml';
+export { isMap, isSeq, LineCounter, parse as parseYaml, parseAllDocuments, parseDocument } from 'yaml';
 export { handlerShapeProblem } from '../contract.js';
 export { didYouMean } from '../did-you-mean.js';
 export type { DocumentOf, Schema } from '../config/schema.js';
@@ -31,7 +31,7 @@ export { DEFAULT_COMPILED_HANDLERS, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHan
 export { mergeRbacRules, rbacRulesOf } from '../rbac-options.js';
 export { cacheDirectory } from '../cli/cache-directory.js';
 export { CLI_PATH } from '../cli/cli-path.js';
-export type { CreateApiFlags, CreateConversionFlags } from '../cli/create-command.js';
+export type { CreateApiFlags, CreateConversionFlags, CreateTypesFlags } from '../cli/create-command.js';
 export type { DevFlags } from '../cli/dev-command.js';
 export type { InitFlags } from '../cli/init-command.js';
 export type { GeneratorCommands } from '../cli/load-generator.js';

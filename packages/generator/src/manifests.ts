@@ -11,6 +11,7 @@ import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, MUTATING_POLICIES_FILE, policiesModel, VALIDATING_POLICIES_FILE } from './model.js';
 import { withBuiltInResources } from './kubernetes/built-in-resources.js';
 import { loadCrdSchemas } from './policy/crd-schemas.js';
+import { generateTypes } from './crd-types/generate.js';
 import type { DecoratedPolicy } from './policy/scan-policy.js';
 import type { DecoratedConversion } from './conversion/scan-conversion.js';
 import { conversionModels } from './conversion/model.js';
@@ -21,6 +22,8 @@ export interface GeneratedFile {
   /** Absolute path. */
   readonly path: string;
   readonly content: string;
+  /** The inputs it is generated from when they are files of their own (a types module's CRDs), for `--check`'s message. */
+  readonly sources?: readonly string[];
 }
 
 export interface GenerationResult {
@@ -29,6 +32,8 @@ export interface GenerationResult {
   readonly policies: readonly DecoratedPolicy[];
   readonly conversions: readonly DecoratedConversion[];
   readonly crds: readonly Crd[];
+  /** Modules of TypeScript types from CRD files (the `types` of shaper.yaml), among `files`. */
+  readonly typesModules: number;
   /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
   readonly obsolete: readonly string[];
   readonly scannedFiles: number;
@@ -52,8 +57,11 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const { scanWebhooks } = await import('./scan.js');
   const { crdFiles, obsoleteCrdFiles, scanCustomResources, withGeneratedCrds } = await import('./crd/generate.js');
   const crdScan = scanCustomResources(config.tsconfig, sources, config.root);
+  const types = await generateTypes(config.root, config.types, config.configFile ?? path.join(config.root, 'shaper.yaml'));
+  if (types.diagnostics.length > 0) throw new ConfigError(sortDiagnostics(types.diagnostics), 'CRDs');
   // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists, then from Kubernetes' own schemas.
-  const policySchemas = withGeneratedCrds(crdScan.crds, withBuiltInResources(await loadCrdSchemas(config.root, config.crds)));
+  const ownedCrds = [...config.crds, ...config.types.flatMap((entry) => entry.from)];
+  const policySchemas = withGeneratedCrds(crdScan.crds, withBuiltInResources(await loadCrdSchemas(config.root, ownedCrds)));
   const { webhooks, policies, conversions, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, { policies: policySchemas, customResources: crdScan.crds });
   if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
     throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
@@ -96,8 +104,9 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule, conversions)) });
   files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
-  const obsolete = obsoleteCrdFiles(config.chartDir, files);
-  return { files, webhooks, policies, conversions, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+  files.push(...types.modules);
+  const obsolete = [...obsoleteCrdFiles(config.chartDir, files), ...types.obsolete];
+  return { files, webhooks, policies, conversions, crds: crdScan.crds, typesModules: types.modules.length, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

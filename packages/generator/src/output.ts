@@ -34,7 +34,8 @@ export function findStaleFiles(files: readonly GeneratedFile[], obsolete: readon
   for (const file of files) {
     const current = readIfExists(file.path);
     if (current === undefined) stale.push({ path: file.path, reason: 'missing' });
-    else if (current !== file.content) stale.push({ path: file.path, reason: firstDifference(current, file.content) });
+    else if (current !== file.content)
+      stale.push({ path: file.path, reason: `${file.sources ? `differs from what ${file.sources.join(', ')} give: ` : ''}${firstDifference(current, file.content)}` });
   }
   return stale;
 }
