@@ -116,6 +116,7 @@ async function generatePolicies(workDir: string): Promise<K8sObject[]> {
     chartDir,
     handlersModule: path.join(workDir, 'handlers.generated.ts'),
     crds: [],
+    types: [],
   };
   const { files, policies: generated } = await generateManifests(config);
   expect(
