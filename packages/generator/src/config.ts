@@ -99,9 +99,14 @@ function typesProblems(types: DocumentOf<typeof SCHEMA>['types'] & object, file:
       problems.push(
         diagnosticIn(file, `types[${i}] needs \`from\` (CRD files, directories or globs) and \`out\` (a directory): \`shaper-gen create types --from <crds> --out <dir>\` writes both`),
       );
-    else if (outs.has(path.normalize(entry.out)))
+    else if (outs.has(directoryKey(entry.out)))
       problems.push(diagnosticIn(file, `types[${i}]: out ${JSON.stringify(entry.out)} is another entry's too: list all of its CRDs in that entry's \`from\``));
-    else outs.add(path.normalize(entry.out));
+    else outs.add(directoryKey(entry.out));
   });
   return problems;
+}
+
+/** A directory as shaper.yaml may spell it (`src/api`, `./src/api/`), for comparing `types` entries' `out`. */
+export function directoryKey(directory: string): string {
+  return path.normalize(directory).replace(/(.)[\\/]+$/, '$1');
 }

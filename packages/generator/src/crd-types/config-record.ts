@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument } from 'shaper-gen/internal/generator';
-import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_CONFIG_FILE, type TypesSource } from '../config.js';
+import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_CONFIG_FILE, directoryKey, type TypesSource } from '../config.js';
 
 const TYPES_COMMENT = ' CRDs another project owns: `shaper-gen create types` wrote their TypeScript types into `out`, and `manifests` keeps them in step.';
 
@@ -22,7 +22,7 @@ export function recordTypesSource(configFile: string | undefined, root: string, 
   const value = { from: [...entry.from], out: entry.out };
   const types = document.get('types', true);
   if (isSeq(types)) {
-    const index = types.items.findIndex((item) => isMap(item) && path.normalize(String(item.get('out'))) === path.normalize(entry.out));
+    const index = types.items.findIndex((item) => isMap(item) && directoryKey(String(item.get('out'))) === directoryKey(entry.out));
     if (index === -1) types.add(document.createNode(value));
     else document.setIn(['types', index, 'from'], document.createNode(value.from));
   } else {

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CreateTypesFlags } from 'shaper-gen/internal/generator';
-import { loadGeneratorConfig, type TypesSource } from '../config.js';
+import { directoryKey, loadGeneratorConfig, type TypesSource } from '../config.js';
 import { recordTypesSource } from '../crd-types/config-record.js';
 import { findCrdFiles } from '../crd-types/crd-files.js';
 import { generateTypes, isWrittenByCreateTypes } from '../crd-types/generate.js';
@@ -30,7 +30,7 @@ export async function runCreateTypes(flags: CreateTypesFlags, cwd = process.cwd(
   const out = fromRoot(flags.out ?? path.relative(cwd, path.join(config.root, DEFAULT_TYPES_OUT)));
   const { unmatched } = await findCrdFiles(config.root, flags.from.map(fromRoot));
   if (unmatched.length > 0) throw new CreateApiError(`--from ${unmatched.join(' ')}: no such CRD file, directory or matching glob`);
-  const earlier = config.types.find((entry) => path.normalize(entry.out) === path.normalize(out));
+  const earlier = config.types.find((entry) => directoryKey(entry.out) === directoryKey(out));
   const entry: TypesSource = { from: [...new Set([...(earlier?.from ?? []), ...flags.from.map(fromRoot)])], out };
   const configFile = config.configFile ?? path.join(config.root, 'shaper.yaml');
   const { modules, obsolete, diagnostics } = await generateTypes(config.root, [entry], configFile);
