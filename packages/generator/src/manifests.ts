@@ -62,7 +62,12 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists, then from Kubernetes' own schemas.
   const ownedCrds = [...config.crds, ...config.types.flatMap((entry) => entry.from)];
   const policySchemas = withGeneratedCrds(crdScan.crds, withBuiltInResources(await loadCrdSchemas(config.root, ownedCrds)));
-  const { webhooks, policies, conversions, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, { policies: policySchemas, customResources: crdScan.crds });
+  const { webhooks, policies, conversions, diagnostics, candidateFiles } = scanWebhooks(config.tsconfig, sources, {
+    policies: policySchemas,
+    customResources: crdScan.crds,
+    // Handlers import the types: scanned as this run writes them, so a module missing or stale on disk is no problem.
+    pending: new Map(types.modules.map((module) => [module.path, module.content])),
+  });
   if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
     throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
   }

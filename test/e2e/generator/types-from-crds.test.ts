@@ -321,3 +321,41 @@ describe('kept current', () => {
     expect((await manifests(true)).code).toBe(0);
   });
 });
+
+describe('the built CLI', () => {
+  const CLI = path.join(REPO_ROOT, 'dist/bin/shaper-gen.js');
+  const shaperGen = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: project.dir, encoding: 'utf8' });
+
+  it('refuses --from naming nothing, and a file of its own where a module goes, in one line each, writing nothing', () => {
+    const config = project.read('shaper.yaml');
+    const missing = shaperGen('create', 'types', '--from', 'crds/nope.yaml', 'crds');
+    expect([missing.status, missing.stdout, missing.stderr]).toEqual([2, '', 'shaper-gen create types: --from crds/nope.yaml: no such CRD file, directory or matching glob\n']);
+    project.write('src/mine/cert-manager.io/v1.ts', 'export const MINE = 1;\n');
+    const taken = shaperGen('create', 'types', '--from', CERTIFICATES_CRD, '--out', 'src/mine');
+    expect([taken.status, taken.stdout, taken.stderr]).toEqual([
+      2,
+      '',
+      'shaper-gen create types: src/mine/cert-manager.io/v1.ts exists and was not written by create types, which overwrites only its own modules: move it away, or pass another --out\n',
+    ]);
+    expect(project.read('src/mine/cert-manager.io/v1.ts')).toBe('export const MINE = 1;\n');
+    expect(project.read('shaper.yaml')).toBe(config);
+  });
+
+  it('removes a module whose CRD is gone, which manifests --check reports first', () => {
+    const crd = project.read(CRONJOBS_CRD);
+    writeFileSync(project.file(CRONJOBS_CRD), '');
+    try {
+      const check = shaperGen('manifests', '--check');
+      expect([check.status, check.stderr]).toEqual([
+        1,
+        `shaper-gen: 1 generated file(s) are stale; run \`shaper-gen manifests\` and commit the result:\n  ${CRONJOB_MODULE}: no longer generated (its kind is gone); run \`shaper-gen manifests\` to remove it\n`,
+      ]);
+      const removed = shaperGen('manifests');
+      expect([removed.status, removed.stderr, removed.stdout.split('\n').slice(1)]).toEqual([0, '', [`  removed ${CRONJOB_MODULE}`, '']]);
+    } finally {
+      writeFileSync(project.file(CRONJOBS_CRD), crd);
+    }
+    const restored = shaperGen('manifests');
+    expect([restored.status, restored.stderr, restored.stdout.split('\n').slice(1)]).toEqual([0, '', [`  wrote ${CRONJOB_MODULE}`, '']]);
+  });
+});
