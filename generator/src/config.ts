@@ -20,6 +20,15 @@ export interface GeneratorConfig {
   readonly handlersModule: string;
   /** CustomResourceDefinition YAML files (globs) whose schemas type the `object` of policy expressions. */
   readonly crds: readonly string[];
+  /** CRDs another project owns whose TypeScript types `create types` wrote and `manifests` keeps in step; their schemas type policies too. */
+  readonly types: readonly TypesSource[];
+}
+
+export interface TypesSource {
+  /** CRD files, directories of them, or globs, relative to the root, as shaper.yaml lists them. */
+  readonly from: readonly string[];
+  /** The directory the modules are written into, relative to the root, as shaper.yaml spells it. */
+  readonly out: string;
 }
 
 const SCHEMA = {
@@ -33,6 +42,7 @@ const SCHEMA = {
     chartDir: { type: 'string' },
     handlersModule: { type: 'string', pattern: /\.(ts|mts)$/, hint: 'must name a .ts or .mts file' },
     crds: { type: 'list', items: { type: 'string' } },
+    types: { type: 'list', items: { type: 'object', fields: { from: { type: 'list', items: { type: 'string' } }, out: { type: 'string' } } } },
   },
 } as const satisfies Schema;
 
@@ -58,6 +68,7 @@ export function loadGeneratorConfig(configFile: string | undefined, cwd = proces
   if (value.apiVersion === undefined || value.kind === undefined) {
     diagnostics.push(diagnosticIn(file, `a generator config needs "apiVersion: ${CONFIG_API_VERSION}" and "kind: ${CONFIG_KIND}"`));
   }
+  diagnostics.push(...typesProblems(value.types ?? [], file));
   if (diagnostics.length > 0) throw new ConfigError(diagnostics, 'generator configuration');
   return resolveConfig(path.dirname(file), file, value);
 }
@@ -75,5 +86,27 @@ function resolveConfig(root: string, configFile: string | undefined, value: Docu
     chartDir: path.resolve(root, value.chartDir ?? DEFAULTS.chartDir),
     handlersModule: path.resolve(root, handlersModule),
     crds: value.crds ?? [],
+    types: (value.types ?? []).map((entry) => ({ from: entry.from ?? [], out: entry.out ?? '' })),
   };
+}
+
+/** Each `types` entry names its CRDs and a directory of its own. */
+function typesProblems(types: DocumentOf<typeof SCHEMA>['types'] & object, file: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const outs = new Set<string>();
+  types.forEach((entry, i) => {
+    if (!entry.from?.length || !entry.out)
+      problems.push(
+        diagnosticIn(file, `types[${i}] needs \`from\` (CRD files, directories or globs) and \`out\` (a directory): \`shaper-gen create types --from <crds> --out <dir>\` writes both`),
+      );
+    else if (outs.has(directoryKey(entry.out)))
+      problems.push(diagnosticIn(file, `types[${i}]: out ${JSON.stringify(entry.out)} is another entry's too: list all of its CRDs in that entry's \`from\``));
+    else outs.add(directoryKey(entry.out));
+  });
+  return problems;
+}
+
+/** A directory as shaper.yaml may spell it (`src/api`, `./src/api/`), for comparing `types` entries' `out`. */
+export function directoryKey(directory: string): string {
+  return path.normalize(directory).replace(/(.)[\\/]+$/, '$1');
 }

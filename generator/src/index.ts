@@ -11,6 +11,7 @@ const commands: GeneratorCommands = {
   dev: async (flags) => (await import('./dev/run-dev.js')).runDev(flags),
   createApi: async (flags) => (await import('./create/run-create-api.js')).runCreateApiCommand(flags),
   createConversion: async (flags) => (await import('./create/run-create-conversion.js')).runCreateConversionCommand(flags),
+  createTypes: async (flags) => (await import('./create/run-create-types.js')).runCreateTypesCommand(flags),
 };
 
 export default commands;

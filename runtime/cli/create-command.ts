@@ -3,17 +3,35 @@
  * does. `create api` writes an API type (the group and version's package, the
  * kind's interface) and, on request, a validating and a defaulting webhook for
  * it with their tests; `create conversion` the `@Conversion` class between a
- * kind's versions, with its test. The scaffolding is @shaper-gen/generator's.
+ * kind's versions, with its test; `create types` TypeScript types from CRDs
+ * another project owns. The scaffolding is @shaper-gen/generator's.
  */
 import { Command, Option } from 'commander';
-import type { CreateApiFlags, CreateConversionFlags } from './generator-contract.js';
+import type { CreateApiFlags, CreateConversionFlags, CreateTypesFlags } from './generator-contract.js';
 import { withGenerator } from './load-generator.js';
 
 export function createCommand(): Command {
   return new Command('create')
-    .description('add to the project: an API type with its CRD, and webhooks for it (create api); the conversion between its versions (create conversion)')
+    .description(
+      'add to the project: an API type with its CRD, and webhooks for it (create api); the conversion between its versions (create conversion); TypeScript types from CRDs another project owns (create types)',
+    )
     .addCommand(createApiCommand())
-    .addCommand(createConversionCommand());
+    .addCommand(createConversionCommand())
+    .addCommand(createTypesCommand());
+}
+
+function createTypesCommand(): Command {
+  return new Command('types')
+    .summary("TypeScript types from CRDs another project owns (controller-gen's, a release's), kept in step by manifests")
+    .description(
+      "write TypeScript interfaces for every version of every kind the given CustomResourceDefinitions define, one module per group and version (<out>/<group>/<version>.ts) with GROUP, VERSION and a CachedResource per resource for @Webhook and @ValidatingPolicy rules, and record the CRDs under `types` in shaper.yaml: `shaper-gen manifests` then rewrites the modules when the CRDs change, `manifests --check` fails until it has, and policies on these kinds are type-checked against the CRDs' schemas. Overwrites only modules it wrote.",
+    )
+    .requiredOption('--from <crds...>', 'CRD YAML files, directories of them (their *.yaml and *.yml) or globs')
+    .option('--out <directory>', 'where the modules go (default: src/api)')
+    .option('-c, --config <file>', 'generator config file (default: ./shaper.yaml if present)')
+    .action(async (flags: CreateTypesFlags) => {
+      process.exitCode = await withGenerator('create types', (generator) => generator.createTypes(flags));
+    });
 }
 
 function createConversionCommand(): Command {

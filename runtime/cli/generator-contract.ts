@@ -45,6 +45,12 @@ export interface CreateConversionFlags {
   config?: string;
 }
 
+export interface CreateTypesFlags {
+  from: string[];
+  out?: string;
+  config?: string;
+}
+
 /** The generator's entry module's default export; each command returns its exit code. */
 export interface GeneratorCommands {
   init(dir: string, flags: InitFlags): Promise<number>;
@@ -52,4 +58,5 @@ export interface GeneratorCommands {
   dev(flags: DevFlags): Promise<number>;
   createApi(flags: CreateApiFlags): Promise<number>;
   createConversion(flags: CreateConversionFlags): Promise<number>;
+  createTypes(flags: CreateTypesFlags): Promise<number>;
 }

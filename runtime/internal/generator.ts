@@ -28,6 +28,6 @@ export { DEFAULT_COMPILED_HANDLERS, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHan
 export { mergeRbacRules, rbacRulesOf } from '../webhook/rbac-options.js';
 export { cacheDirectory } from '../cli/cache-directory.js';
 export { CLI_PATH } from '../cli/cli-path.js';
-export type { CreateApiFlags, CreateConversionFlags, DevFlags, GeneratorCommands, InitFlags, ManifestsFlags } from '../cli/generator-contract.js';
+export type { CreateApiFlags, CreateConversionFlags, CreateTypesFlags, DevFlags, GeneratorCommands, InitFlags, ManifestsFlags } from '../cli/generator-contract.js';
 export { appliedV8Flags } from '../cli/v8-flags.js';
 export type { PolicyEvaluator } from '../policy/evaluator-contract.js';

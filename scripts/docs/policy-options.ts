@@ -371,7 +371,7 @@ function policyPage(page: PolicyPage, root: string): string {
       stored: ${code('object')}, ${code('oldObject')} and ${code('params')} are ${code('dyn')}, ${page.celIntro}, and each variable is
       typed by its expression and visible to the ones after it. Then, when every rule names the same one resource without
       wildcards and that resource is a custom resource whose CustomResourceDefinition is generated from the project's types or
-      listed under ${code('crds')} in ${code('shaper.yaml')}, again with ${code('object')} and ${code('oldObject')} typed from the
+      listed under ${code('crds')} or ${code('types')} in ${code('shaper.yaml')}, again with ${code('object')} and ${code('oldObject')} typed from the
       CRD's ${code('openAPIV3Schema')}, so that a misspelt field or a wrong type is an error at its column. The examples below are
       compiled on ${code(CLASS_NAME)} with ${code('object')} typed from ${code(literal(WIDGET_SCHEMA))}.`),
     '',

@@ -6,6 +6,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { rewriteMessageConstruction } from './message-construction.js';
+import { declaredObjectTypes } from './schema-types.js';
 import { astProblems, type CheckedNode } from './validators.js';
 
 /** cel-go's parser limit (parser.go): expression size in code points. */
@@ -52,7 +53,7 @@ export function compileExpression(env: Environment, expression: string, messages
   }
   const result = parsed.check();
   if (result.error) return fail(result.error.range?.start ?? 0, result.error.summary ?? result.error.message.split('\n')[0]!);
-  const [problem] = astProblems(parsed.ast, source);
+  const [problem] = astProblems(parsed.ast, source, declaredObjectTypes(env));
   if (problem) return fail(problem.offset, problem.message);
   return { type: refinedType(env, parsed.ast, source, result.type ?? 'dyn') };
 }

@@ -40,6 +40,14 @@ const OBJECT_META: Readonly<Record<string, string>> = {
 };
 export const OBJECT_META_TYPE = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
+/** The fields of the object types declared in each environment, by type name: cel-js keeps its own private. */
+const declaredFields = new WeakMap<Environment, ReadonlyMap<string, Readonly<Record<string, string>>>>();
+
+/** The object types `declareSchemaTypes` declared in `env`, by name, with their fields' types. */
+export function declaredObjectTypes(env: Environment): ReadonlyMap<string, Readonly<Record<string, string>>> {
+  return declaredFields.get(env) ?? new Map();
+}
+
 /**
  * Registers the types of `schema` under `root` (e.g. "Object") in `env` and
  * returns the CEL type of the root: a type name, or a type expression like
@@ -51,6 +59,7 @@ export function declareSchemaTypes(env: Environment, root: string, schema: Struc
     if (registered.has(name)) return;
     registered.add(name);
     env.registerType(name, { fields });
+    declaredFields.set(env, new Map([...(declaredFields.get(env) ?? []), [name, fields]]));
     // cel-go compares two objects of one type (`object.spec == oldObject.spec`); cel-js needs the overload declared (it adds !=).
     // Names of list items and map values (`Object.spec.ports.@items`) are not valid in a signature: those stay undeclared.
     if (name.includes('@')) return;

@@ -18,6 +18,7 @@ export interface CheckedNode {
   readonly op: string;
   readonly args: unknown;
   readonly start: number;
+  readonly end?: number;
   readonly checkedType?: CheckedType;
   /** Set on calls the checker resolved through overloads (not on macros). */
   readonly candidates?: { findFunction(argTypes: readonly CheckedType[], receiverType?: CheckedType | null): unknown };
@@ -33,7 +34,8 @@ const MAX_INT64 = (1n << 63n) - 1n;
 /** Methods of cel-js's own that neither cel-go nor Kubernetes declares. */
 const UNKNOWN_METHODS = new Set(['json', 'hex', 'string', 'base64', 'at']);
 
-export function astProblems(root: CheckedNode, source: string): AstProblem[] {
+/** `objectTypes`: the fields of the object types declared from a schema (schema-types.ts), which `has()` is checked against. */
+export function astProblems(root: CheckedNode, source: string, objectTypes: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map()): AstProblem[] {
   const problems: AstProblem[] = [];
   const report = (node: CheckedNode, message: string) => problems.push({ offset: node.start, message });
   walk(root, [], (node, ancestors) => {
@@ -42,6 +44,7 @@ export function astProblems(root: CheckedNode, source: string): AstProblem[] {
       case 'value':
         return checkLiteral(node, parent, source, report);
       case 'call':
+        if (callName(node) === 'has') checkHasField(node, objectTypes, report);
         return checkCall(node, report);
       case 'rcall':
         return checkMethodCall(node, report);
@@ -96,6 +99,29 @@ function checkCall(node: CheckedNode, report: (node: CheckedNode, message: strin
   // cel-go's regex literal validator looks at the first argument, which for the global form is the string, not the pattern.
   if (name === 'matches' && typeof value === 'string') problem = regexProblem(value);
   if (problem) report(first!, `invalid ${name} argument: ${problem}`);
+}
+
+/**
+ * cel-go type-checks the field `has()` tests, and the fields before it: on an
+ * object type a field it does not declare is a compile error. cel-js checks
+ * only the variable, so the path is followed here through the declared types.
+ */
+function checkHasField(node: CheckedNode, objectTypes: ReadonlyMap<string, Readonly<Record<string, string>>>, report: (node: CheckedNode, message: string) => void): void {
+  const selects: CheckedNode[] = [];
+  let current = callArgs(node)[0];
+  while (current && (current.op === '.' || current.op === '.?')) {
+    selects.unshift(current);
+    current = (current.args as [CheckedNode, string])[0];
+  }
+  let type = current?.checkedType?.name;
+  for (const select of selects) {
+    const fields = type === undefined ? undefined : objectTypes.get(type);
+    if (fields === undefined) return;
+    const field = (select.args as [CheckedNode, string])[1];
+    type = fields[field];
+    // At the field's name, where cel-js reports a misspelt field outside has().
+    if (type === undefined) return report({ ...select, start: (select.end ?? select.start + field.length) - field.length }, `No such key: ${field}`);
+  }
 }
 
 // eslint-disable-next-line complexity -- one check per CEL method that Kubernetes' compiler refuses, in its order; to split by method (follow-up)

@@ -19,6 +19,7 @@ import type { GeneratedFile } from './output.js';
 export type { GeneratedFile } from './output.js';
 import { withBuiltInResources } from '../kubernetes/built-in-resources.js';
 import { loadCrdSchemas } from '../policy/crd-schemas.js';
+import { generateTypes } from '../crd-types/generate.js';
 import type { DecoratedPolicy } from '../policy/scan-policy.js';
 import type { DecoratedConversion } from '../conversion/scan-conversion.js';
 import { conversionModels } from '../conversion/model.js';
@@ -31,6 +32,8 @@ export interface GenerationResult {
   readonly policies: readonly DecoratedPolicy[];
   readonly conversions: readonly DecoratedConversion[];
   readonly crds: readonly Crd[];
+  /** Modules of TypeScript types from CRD files (the `types` of shaper.yaml), among `files`. */
+  readonly typesModules: number;
   /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
   readonly obsolete: readonly string[];
   readonly scannedFiles: number;
@@ -54,9 +57,17 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   const { scanDecorators } = await import('./scan.js');
   const { crdFiles, obsoleteCrdFiles, scanCustomResources, withGeneratedCrds } = await import('../crd/generate.js');
   const crdScan = scanCustomResources(config.tsconfig, sources, config.root);
+  const types = await generateTypes(config.root, config.types, config.configFile ?? path.join(config.root, 'shaper.yaml'));
+  if (types.diagnostics.length > 0) throw new ConfigError(sortDiagnostics(types.diagnostics), 'CRDs');
   // Policies' `object` is typed from the generated CRDs, then from the CRD files shaper.yaml lists, then from Kubernetes' own schemas.
-  const policySchemas = withGeneratedCrds(crdScan.crds, withBuiltInResources(await loadCrdSchemas(config.root, config.crds)));
-  const { webhooks, policies, conversions, diagnostics, candidateFiles } = scanDecorators(config.tsconfig, sources, { policies: policySchemas, customResources: crdScan.crds });
+  const ownedCrds = [...config.crds, ...config.types.flatMap((entry) => entry.from)];
+  const policySchemas = withGeneratedCrds(crdScan.crds, withBuiltInResources(await loadCrdSchemas(config.root, ownedCrds)));
+  const { webhooks, policies, conversions, diagnostics, candidateFiles } = scanDecorators(config.tsconfig, sources, {
+    policies: policySchemas,
+    customResources: crdScan.crds,
+    // Handlers import the types: scanned as this run writes them, so a module missing or stale on disk is no problem.
+    pending: new Map(types.modules.map((module) => [module.path, module.content])),
+  });
   if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
     throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
   }
@@ -98,8 +109,9 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule, conversions)) });
   files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
-  const obsolete = obsoleteCrdFiles(config.chartDir, files);
-  return { files, webhooks, policies, conversions, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+  files.push(...types.modules);
+  const obsolete = [...obsoleteCrdFiles(config.chartDir, files), ...types.obsolete];
+  return { files, webhooks, policies, conversions, crds: crdScan.crds, typesModules: types.modules.length, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

@@ -6,6 +6,8 @@ export interface GeneratedFile {
   /** Absolute path. */
   readonly path: string;
   readonly content: string;
+  /** The inputs it is generated from when they are files of their own (a types module's CRDs), for `--check`'s message. */
+  readonly sources?: readonly string[];
 }
 
 export interface StaleFile {
@@ -39,7 +41,8 @@ export function findStaleFiles(files: readonly GeneratedFile[], obsolete: readon
   for (const file of files) {
     const current = readIfExists(file.path);
     if (current === undefined) stale.push({ path: file.path, reason: 'missing' });
-    else if (current !== file.content) stale.push({ path: file.path, reason: firstDifference(current, file.content) });
+    else if (current !== file.content)
+      stale.push({ path: file.path, reason: `${file.sources ? `differs from what ${file.sources.join(', ')} give: ` : ''}${firstDifference(current, file.content)}` });
   }
   return stale;
 }

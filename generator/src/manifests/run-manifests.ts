@@ -24,7 +24,7 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
     if (flags.check) {
       const stale = findStaleFiles(result.files, result.obsolete);
       if (stale.length === 0) {
-        console.log(`shaper-gen: generated files are up to date (${result.webhooks.length} webhooks${crdCount(result.crds.length)})`);
+        console.log(`shaper-gen: generated files are up to date (${result.webhooks.length} webhooks${crdCount(result.crds.length)}${typesCount(result.typesModules)})`);
         return 0;
       }
       console.error(`shaper-gen: ${stale.length} generated file(s) are stale; run \`shaper-gen manifests\` and commit the result:`);
@@ -36,7 +36,7 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     const policies = result.policies.length > 0 ? ` and ${result.policies.length} policies` : '';
     console.log(
-      `shaper-gen: ${result.webhooks.length} webhooks${policies} from ${result.candidateFiles} of ${result.scannedFiles} files${crdCount(result.crds.length)}; ` +
+      `shaper-gen: ${result.webhooks.length} webhooks${policies} from ${result.candidateFiles} of ${result.scannedFiles} files${crdCount(result.crds.length)}${typesCount(result.typesModules)}; ` +
         `${changed.length} file(s) updated in ${seconds}s`,
     );
     for (const file of changed) console.log(`  ${result.obsolete.includes(file) ? 'removed' : 'wrote'} ${relative(file)}`);
@@ -52,4 +52,9 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
 /** ", 2 CRDs" when the sources declare kinds; nothing otherwise, as before CRDs were generated. */
 function crdCount(count: number): string {
   return count === 0 ? '' : `, ${count} CRD${count === 1 ? '' : 's'}`;
+}
+
+/** ", 2 type modules from CRDs" when shaper.yaml lists `types`. */
+function typesCount(count: number): string {
+  return count === 0 ? '' : `, ${count} type module${count === 1 ? '' : 's'} from CRDs`;
 }

@@ -44,10 +44,12 @@ export interface ScanOptions {
   readonly policies?: PolicyCheckContext;
   /** The CRDs generated from the project's types, which `@Conversion` classes are checked against. */
   readonly customResources?: readonly Crd[];
+  /** Files this run will write that sources import (types from CRDs): scanned as they will be. */
+  readonly pending?: ReadonlyMap<string, string>;
 }
 
 export function scanDecorators(tsconfigPath: string, files: readonly string[], options: ScanOptions = {}): ScanResult {
-  const input = prepareScan(tsconfigPath, files);
+  const input = prepareScan(tsconfigPath, files, options.pending);
   const syntaxOnly = options.checkerOnly ? { reason: 'checkerOnly' } : scanWithoutChecker(input, options);
   if (syntaxOnly.result) return syntaxOnly.result;
   const { checker, candidates } = buildScanProgram(input);

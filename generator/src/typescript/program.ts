@@ -44,10 +44,11 @@ export function mayContainDecorators(text: string): boolean {
   return DECORATOR_CALL.test(text);
 }
 
-export function prepareScan(tsconfigPath: string, files: readonly string[]): ScanInput {
+/** `pending`: files this run will write (types from CRDs), read as they will be rather than as they are on disk. */
+export function prepareScan(tsconfigPath: string, files: readonly string[], pending: ReadonlyMap<string, string> = new Map()): ScanInput {
   const ts = loadTypeScript();
   const options = readCompilerOptions(ts, tsconfigPath);
-  const texts = new Map<string, string>();
+  const texts = new Map<string, string>(pending);
   const read = (file: string) => {
     let text = texts.get(file);
     if (text === undefined) {
@@ -60,15 +61,35 @@ export function prepareScan(tsconfigPath: string, files: readonly string[]): Sca
   let augmentations = false;
   for (const file of files) {
     // Read once: only candidates keep their text; imported files are read again when needed.
-    const text = readFileSync(file, 'utf8');
+    const text = pending.get(file) ?? readFileSync(file, 'utf8');
     if (AUGMENTATION.test(text)) augmentations = true;
     if (!mayContainDecorators(text)) continue;
     candidates.push(file);
     texts.set(file, text);
   }
   const cache = ts.createModuleResolutionCache(ts.sys.getCurrentDirectory(), (name) => (ts.sys.useCaseSensitiveFileNames ? name : name.toLowerCase()), options);
-  const resolve = (specifier: string, containingFile: string, mode?: ts.ResolutionMode) => ts.resolveModuleName(specifier, containingFile, options, ts.sys, cache, undefined, mode).resolvedModule;
+  const host = pending.size === 0 ? ts.sys : withPendingFiles(ts.sys, pending);
+  const resolve = (specifier: string, containingFile: string, mode?: ts.ResolutionMode) => ts.resolveModuleName(specifier, containingFile, options, host, cache, undefined, mode).resolvedModule;
   return { ts, options, candidates, augmentations, read, resolve, packageJsonInfoCache: cache.getPackageJsonInfoCache() };
+}
+
+/** Module resolution that finds the pending files, and their directories, as if they were written. */
+function withPendingFiles(system: ts.System, pending: ReadonlyMap<string, string>): ts.ModuleResolutionHost {
+  const directories = new Set([...pending.keys()].flatMap((file) => ancestors(path.dirname(file))));
+  return {
+    fileExists: (file) => pending.has(file) || system.fileExists(file),
+    readFile: (file) => pending.get(file) ?? system.readFile(file),
+    directoryExists: (directory) => directories.has(directory) || system.directoryExists(directory),
+    realpath: system.realpath && ((file) => (pending.has(file) ? file : system.realpath!(file))),
+    getCurrentDirectory: () => system.getCurrentDirectory(),
+    getDirectories: (directory) => system.getDirectories(directory),
+    useCaseSensitiveFileNames: system.useCaseSensitiveFileNames,
+  };
+}
+
+function ancestors(directory: string): string[] {
+  const parent = path.dirname(directory);
+  return parent === directory ? [directory] : [directory, ...ancestors(parent)];
 }
 
 /**

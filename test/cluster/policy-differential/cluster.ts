@@ -51,6 +51,7 @@ export async function generatePolicyChart(workDir: string, fixtures: string, kub
     chartDir,
     handlersModule: path.join(workDir, 'handlers.generated.ts'),
     crds: [],
+    types: [],
   };
   const { files, policies } = await generateManifests(config);
   writeGeneratedFiles(files);

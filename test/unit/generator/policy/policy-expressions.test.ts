@@ -32,4 +32,21 @@ describe('policy expressions typed from the schema', () => {
       'validations[1].expression: CEL compilation failed at column 1: no such overload: int == string (object is profiles.shaper.io/v1alpha1, typed from its schema)',
     ]);
   });
+
+  it('refuse a misspelt field in has(), and the fields before it, as cel-go does; a map key or a dyn field is no field', () => {
+    expect(
+      problems([
+        'has(object.spec.tier) && has(object.spec.tierr)',
+        'object.spec.ports.all(p, has(p.prot))',
+        'has(object.spek.tier)',
+        'has(object.metadata.labels) && has(object.metadata.labels.app) && has(object.metadata.nam)',
+        'has(oldObject.spec.ports) && oldObject.spec.ports.all(p, has(p.port))',
+      ]),
+    ).toEqual([
+      'validations[0].expression: CEL compilation failed at column 42: No such key: tierr (object is profiles.shaper.io/v1alpha1, typed from its schema)',
+      'validations[1].expression: CEL compilation failed at column 32: No such key: prot (object is profiles.shaper.io/v1alpha1, typed from its schema)',
+      'validations[2].expression: CEL compilation failed at column 12: No such key: spek (object is profiles.shaper.io/v1alpha1, typed from its schema)',
+      'validations[3].expression: CEL compilation failed at column 87: No such key: nam (object is profiles.shaper.io/v1alpha1, typed from its schema)',
+    ]);
+  });
 });

@@ -138,7 +138,7 @@ describe('@ValidatingPolicy options', () => {
 
   it('refuses a CRD file that is not a CRD, at the file', async () => {
     expect(await problems({ 'config/crd/extra.yaml': 'apiVersion: v1\nkind: ConfigMap\n', 'src/policies.ts': `${IMPORT}${policy('Fine', "validations: [{ expression: 'true' }]")}` })).toEqual([
-      'config/crd/extra.yaml:1:1: not a CustomResourceDefinition with spec.group and spec.names.plural: list only CRD files under `crds` in shaper.yaml',
+      'config/crd/extra.yaml:1:1: not a CustomResourceDefinition with spec.group, spec.names.kind, spec.names.plural and spec.versions: list only CRD files (the `crds` and `types` of shaper.yaml, `create types --from`)',
     ]);
   });
 });
