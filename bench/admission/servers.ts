@@ -1,6 +1,7 @@
 /**
  * The servers the admission benchmarks measure, started as deployed: the
- * floor (floor-server.ts, bare node:https, compiled like serve), `shaper-gen
+ * floor (floor-server.ts, bare node:https, compiled like serve), the same
+ * work written by hand (hand-written-server.ts), `shaper-gen
  * serve` with handlers.ts, the controller-runtime peer, and serve's webhooks
  * behind Express's router (express-routed-server.ts). The Node servers get
  * the chart's NODE_OPTIONS and container environment; pinned ones run on CPU
@@ -47,6 +48,8 @@ export interface Servers {
   readonly tls: { cert: string; key: string; certDir: string };
   readonly bodies: Bodies;
   startFloor(): Promise<Server>;
+  /** The sample's Profile webhooks written by hand on bare node:https (hand-written-server.ts), pinned to CPU 0. */
+  startHandWritten(): Promise<Server>;
   /** Pinned to CPU 0 with GOMAXPROCS=1 like the others, or on both CPUs with GOMAXPROCS=2. */
   startPeer(binary: string, placement: 'pinned' | 'both-cpus'): Promise<Server>;
   /** One process pinned to CPU 0, or with `workers` > 1 processes on both CPUs. */
@@ -92,6 +95,7 @@ export function createServers(nodeFlagsOption: string | undefined): Servers {
     tls,
     bodies,
     startFloor: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/floor-server.js'), cert, key])),
+    startHandWritten: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/hand-written-server.js'), cert, key])),
     startExpressRouted: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/express-routed-server.js'), tls.certDir], { cwd: REPO })),
     async startPeer(binary, placement) {
       const port = await freePort();
