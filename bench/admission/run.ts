@@ -123,6 +123,8 @@ function idleOf(started: Started) {
   return {
     floorMiB: rssMiB(started.floor.small.pid, 'VmRSS'),
     handMiB: rssMiB(started.hand.small.pid, 'VmRSS'),
+    handAnonMiB: rssMiB(started.hand.small.pid, 'RssAnon'),
+    frameworkAnonMiB: rssMiB(started.framework.small.pid, 'RssAnon'),
     frameworkMiB: rssMiB(started.framework.small.pid, 'VmRSS'),
     ...(started.peer ? { peerMiB: rssMiB(started.peer.small.pid, 'VmRSS') } : {}),
   };
@@ -213,8 +215,9 @@ ${HAND}-server.ts: the sample's Profile defaulter and validator on bare node:htt
   );
   report.line();
   report.line(
-    `RSS (MiB): ${HAND} idle ${idle.handMiB.toFixed(1)}, peak ${peak.handMiB.toFixed(1)} (200 KB body: ${peak.handLargeBodyMiB.toFixed(1)}); ` +
-      `shaper-gen serve idle ${idle.frameworkMiB.toFixed(1)}, peak ${peak.frameworkMiB.toFixed(1)} (200 KB body: ${peak.frameworkLargeBodyMiB.toFixed(1)}).`,
+    `RSS (MiB): ${HAND} idle ${idle.handMiB.toFixed(1)} (anonymous ${idle.handAnonMiB.toFixed(1)}), peak ${peak.handMiB.toFixed(1)} (200 KB body: ${peak.handLargeBodyMiB.toFixed(1)}); ` +
+      `shaper-gen serve idle ${idle.frameworkMiB.toFixed(1)} (anonymous ${idle.frameworkAnonMiB.toFixed(1)}), peak ${peak.frameworkMiB.toFixed(1)} (200 KB body: ${peak.frameworkLargeBodyMiB.toFixed(1)}). ` +
+      "The rest of each idle figure is the node binary's pages mapped in, which varies with the page cache.",
   );
   report.line();
 }

@@ -105,7 +105,7 @@ export function createServers(nodeFlagsOption: string | undefined): Servers {
       return { port, pid: child.pid!, child };
     },
     async startFramework(extraFlags = [], workers = 1) {
-      const [port, health] = [await freePort(), await freePort()];
+      const [port, health, metrics] = [await freePort(), await freePort(), await freePort()];
       const config = path.join(work, `server-${port}.yaml`);
       writeFileSync(
         config,
@@ -114,7 +114,7 @@ kind: ServerConfig
 handlers: [dist/bench/admission/handlers.js]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${tls.certDir} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
-metrics: { port: 0 }
+metrics: { bindAddress: 127.0.0.1, port: ${metrics} }
 shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: warn }
 `,
@@ -216,7 +216,8 @@ export async function untilIdle(pids: readonly number[]): Promise<void> {
   process.stderr.write('servers still busy after 15 s; going on\n');
 }
 
-export function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+/** VmRSS and VmHWM from /proc/<pid>/status; RssAnon is the part that is not the node binary's and libraries' mapped pages. */
+export function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
 }
