@@ -20,7 +20,7 @@ import type { WrkResult } from '../support/wrk.ts';
 import { PEER_SOURCE_DIR, peerBinary, type PeerBinary } from './controller-runtime-peer.ts';
 import { equivalenceCases } from './equivalence-cases.ts';
 import { checkEquivalence, formatEquivalence, type EquivalenceResult } from './equivalence.ts';
-import { createServers, median, NODE_FLAGS_OPTION, REPO, rssMiB, untilIdle, wrk, type BodyName, type Server, type Servers } from './servers.ts';
+import { cpuTicks, createServers, median, NODE_FLAGS_OPTION, REPO, rssMiB, untilIdle, wrk, type BodyName, type Server, type Servers } from './servers.ts';
 import { admissionTargets, formatTargets, handWrittenTargets } from './targets.ts';
 
 /** How long after starting the servers their idle memory is read. */
@@ -147,6 +147,10 @@ export interface HandRatios {
   rpsRange: [number, number];
   p99: number;
   p99Range: [number, number];
+  /** Median CPU µs per request: serve's, the hand-written server's. */
+  cpuUsPerRequest: [number, number];
+  perCpu: number;
+  perCpuRange: [number, number];
 }
 
 interface Load {
@@ -159,12 +163,17 @@ interface Load {
 async function measure(servers: Servers, workloads: readonly Workload[], serverOf: (w: Workload) => Server, { rounds, duration, connections }: Load) {
   const serverPids = workloads.map((w) => serverOf(w).pid);
   const samples = new Map<string, WrkResult[]>();
+  const cpuPerRequest = new Map<string, number[]>();
   for (let round = 1; round <= rounds; round++) {
     for (const conns of connections) {
       for (const w of workloads) {
         process.stderr.write(`round ${round}/${rounds} c=${conns} ${w.name}\n`);
         const key = `${w.name}@${conns}`;
-        samples.set(key, [...(samples.get(key) ?? []), wrk(serverOf(w).port, w.path, servers.bodies[w.body], conns, duration)]);
+        const ticks = cpuTicks([serverOf(w).pid]);
+        const result = wrk(serverOf(w).port, w.path, servers.bodies[w.body], conns, duration);
+        // CPU time per request: what a shared, busy machine changes least (wrk's req/s follows whatever CPU the server got).
+        cpuPerRequest.set(key, [...(cpuPerRequest.get(key) ?? []), ((cpuTicks([serverOf(w).pid]) - ticks) * 10_000) / (result.rps * duration)]);
+        samples.set(key, [...(samples.get(key) ?? []), result]);
         await untilIdle(serverPids);
       }
     }
@@ -185,18 +194,28 @@ async function measure(servers: Servers, workloads: readonly Workload[], serverO
         p999Ms: median(runs.map((r) => r.p999Ms)),
         errors: runs.reduce((sum, r) => sum + r.errors, 0),
         ratioToFloor: w.server === 'floor' ? 1 : median(runs.map((r, i) => r.rps / floorRuns[i]!.rps)),
-        toHand: roundRatios(runs, samples.get(`${handFor(w)?.name}@${conns}`)),
+        toHand: roundRatios(runs, samples.get(`${handFor(w)?.name}@${conns}`), cpuPerRequest.get(`${w.name}@${conns}`)!, cpuPerRequest.get(`${handFor(w)?.name}@${conns}`)),
       };
     }),
   );
 }
 
 /** Per round, req/s and p99 over the hand-written server's in the same round: medians and ranges. */
-function roundRatios(runs: readonly WrkResult[], handRuns: readonly WrkResult[] | undefined): HandRatios | undefined {
-  if (!handRuns) return undefined;
+function roundRatios(runs: readonly WrkResult[], handRuns: readonly WrkResult[] | undefined, cpu: readonly number[], handCpu: readonly number[] | undefined): HandRatios | undefined {
+  if (!handRuns || !handCpu) return undefined;
   const rps = runs.map((r, i) => r.rps / handRuns[i]!.rps);
   const p99 = runs.map((r, i) => r.p99Ms / handRuns[i]!.p99Ms);
-  return { rps: median(rps), rpsRange: [Math.min(...rps), Math.max(...rps)], p99: median(p99), p99Range: [Math.min(...p99), Math.max(...p99)] };
+  // Requests per CPU-second over the hand-written server's: the req/s ratio the two would have on a CPU of their own.
+  const perCpu = cpu.map((us, i) => handCpu[i]! / us);
+  return {
+    rps: median(rps),
+    rpsRange: [Math.min(...rps), Math.max(...rps)],
+    p99: median(p99),
+    p99Range: [Math.min(...p99), Math.max(...p99)],
+    cpuUsPerRequest: [median(cpu), median(handCpu)],
+    perCpu: median(perCpu),
+    perCpuRange: [Math.min(...perCpu), Math.max(...perCpu)],
+  };
 }
 
 function reportHandWritten(report: Report, rows: Awaited<ReturnType<typeof measure>>, idle: ReturnType<typeof idleOf>, peak: ReturnType<typeof peakOf>): void {
@@ -208,10 +227,31 @@ ${HAND}-server.ts: the sample's Profile defaulter and validator on bare node:htt
   );
   report.line();
   report.table(
-    ['workload', 'conns', 'req/s', `× ${HAND}`, 'range', 'p99 ms', `p99 × ${HAND}`, 'range'],
-    rows.flatMap((r) =>
-      r.toHand ? [[r.workload, r.connections, r.rps.toFixed(0), r.toHand.rps.toFixed(2), range(r.toHand.rpsRange), r.p99Ms.toFixed(2), r.toHand.p99.toFixed(2), range(r.toHand.p99Range)]] : [],
-    ),
+    ['workload', 'conns', 'req/s', `× ${HAND}`, 'range', 'p99 ms', `p99 × ${HAND}`, 'range', `CPU µs/request (${HAND})`, `req per CPU-s × ${HAND}`, 'range'],
+    rows.flatMap((r) => {
+      const hand = r.toHand;
+      if (!hand) return [];
+      const [own, theirs] = hand.cpuUsPerRequest;
+      return [
+        [
+          r.workload,
+          r.connections,
+          r.rps.toFixed(0),
+          hand.rps.toFixed(2),
+          range(hand.rpsRange),
+          r.p99Ms.toFixed(2),
+          hand.p99.toFixed(2),
+          range(hand.p99Range),
+          `${own.toFixed(0)} (${theirs.toFixed(0)})`,
+          hand.perCpu.toFixed(2),
+          range(hand.perCpuRange),
+        ],
+      ];
+    }),
+  );
+  report.line();
+  report.line(
+    "CPU per request: the server process's user and system time over the requests wrk counted. On a shared machine it varies far less than req/s, which follows the CPU the server was given.",
   );
   report.line();
   report.line(

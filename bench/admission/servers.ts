@@ -189,7 +189,7 @@ export function wrk(port: number, urlPath: string, body: string, connections: nu
 }
 
 /** CPU time the processes have used so far, in clock ticks (utime + stime, fields 14 and 15 of /proc/<pid>/stat). */
-function cpuTicks(pids: readonly number[]): number {
+export function cpuTicks(pids: readonly number[]): number {
   let total = 0;
   for (const pid of pids) {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');

@@ -13,7 +13,7 @@ export interface MeasuredRow {
   p99Ms: number;
   ratioToFloor: number;
   /** Medians of the per-round ratios to the hand-written server doing the same work. */
-  toHand?: { rps: number; p99: number };
+  toHand?: { rps: number; p99: number; perCpu: number };
 }
 
 export interface MeasuredMemory {
@@ -96,6 +96,12 @@ export function handWrittenTargets(rows: readonly MeasuredRow[], { idle, peak }:
       target: `${workload}: req/s ≥ ${atLeast}× hand-written`,
       result: ratio === undefined ? notMeasured : `${ratio.toFixed(2)}×`,
       met: ratio === undefined ? undefined : ratio >= atLeast,
+    });
+    const perCpu = at(workload)?.perCpu;
+    targets.push({
+      target: `${workload}: requests per CPU-second ≥ ${atLeast}× hand-written`,
+      result: perCpu === undefined ? notMeasured : `${perCpu.toFixed(2)}×`,
+      met: perCpu === undefined ? undefined : perCpu >= atLeast,
     });
   }
   for (const [workload, atMost] of HAND_P99_AT_MOST) {
