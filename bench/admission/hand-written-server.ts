@@ -11,11 +11,10 @@
  *
  *   node bench/admission/hand-written-server.ts <cert> <key>   (prints "listening <port>")
  */
-import { readFileSync } from 'node:fs';
-import https from 'node:https';
 import { TIER_LABEL } from '../../sample/api/group.js';
 import { DEFAULT_TIER, MAX_DESCRIPTION_LENGTH, MAX_PRIORITY, MIN_PRIORITY, PROFILE_TIERS, TIER_PRIORITY, type ProfileSpec, type ProfileTier } from '../../sample/api/profile.js';
 import { isNegativeQuantity, isQuantity } from '../../sample/api/quantity.js';
+import { serveBare } from './bare-server.js';
 
 /** A Profile as JSON may carry it: any of its objects may be null. */
 interface Profile {
@@ -37,9 +36,6 @@ interface Cause {
 }
 
 const TIER_LABEL_PATH = `/metadata/labels/${TIER_LABEL.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-
-const [certFile, keyFile] = process.argv.slice(2);
-if (!certFile || !keyFile) throw new Error('usage: hand-written-server.ts <cert> <key>');
 
 /** The defaulter's three defaults, each with its operation. */
 function defaults(profile: Profile): Operation[] {
@@ -102,19 +98,4 @@ function answer(path: string | undefined, review: Review): Record<string, unknow
   return { uid, allowed: true };
 }
 
-const server = https.createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile), minVersion: 'TLSv1.2' }, (req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Review;
-    const body = JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: answer(req.url, review) });
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
-  });
-});
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`listening ${typeof address === 'object' && address ? address.port : ''}`);
-});
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+serveBare('hand-written-server.ts', (urlPath, review) => answer(urlPath, review as Review));
