@@ -41,6 +41,8 @@ export interface ResponseVerdict {
   warnings?: string[];
   /** The Status a client of the API server receives for a denial (webhookerrors.ToStatusErr). */
   clientStatus?: OracleStatus;
+  /** The patch's operations, decoded. */
+  patch?: unknown[];
   /** The object after the API server's JSON Patch library applied the patch. */
   patched?: unknown;
 }

@@ -1,7 +1,8 @@
 /**
  * Admission load (node bench/run.ts admission): the framework (`shaper-gen
  * serve` with handlers.ts) against the floor (floor-server.ts, bare
- * node:https, compiled like serve) and the controller-runtime peer
+ * node:https, compiled like serve), the same work written by hand
+ * (hand-written-server.ts) and the controller-runtime peer
  * (bench/peers/controller-runtime, GOMAXPROCS=1), on loopback over HTTPS with
  * keep-alive; servers pinned to CPU 0, wrk to CPU 1 (servers.ts). Interleaved
  * rounds; the median of each figure and of each per-round ratio to the floor
@@ -17,19 +18,21 @@ import { defineBenchmark } from '../support/benchmark.ts';
 import type { Report } from '../support/report.ts';
 import type { WrkResult } from '../support/wrk.ts';
 import { PEER_SOURCE_DIR, peerBinary, type PeerBinary } from './controller-runtime-peer.ts';
+import { equivalenceCases } from './equivalence-cases.ts';
 import { checkEquivalence, formatEquivalence, type EquivalenceResult } from './equivalence.ts';
-import { createServers, median, NODE_FLAGS_OPTION, REPO, rssMiB, untilIdle, wrk, type BodyName, type Server, type Servers } from './servers.ts';
-import { admissionTargets, formatTargets } from './targets.ts';
+import { cpuTicks, createServers, median, NODE_FLAGS_OPTION, REPO, rssMiB, untilIdle, wrk, type BodyName, type Server, type Servers } from './servers.ts';
+import { admissionTargets, formatTargets, handWrittenTargets } from './targets.ts';
 
 /** How long after starting the servers their idle memory is read. */
 const IDLE_AGE_MS = 15_000;
 /** The connections of the one extra comparison on both CPUs (peer at GOMAXPROCS=2, serve --workers 2). */
 const MULTICORE_CONNECTIONS = 32;
 const PEER = 'controller-runtime';
+const HAND = 'hand-written';
 
 interface Workload {
   name: string;
-  server: 'floor' | 'framework' | 'peer';
+  server: 'floor' | 'hand' | 'framework' | 'peer';
   path: string;
   body: BodyName;
 }
@@ -38,13 +41,16 @@ const ALL_WORKLOADS: Workload[] = [
   { name: 'floor (profile body)', server: 'floor', path: '/', body: 'profile' },
   { name: 'allow-all', server: 'framework', path: '/validate-allow-all', body: 'profile' },
   { name: `allow-all, ${PEER}`, server: 'peer', path: '/validate-allow-all', body: 'profile' },
+  { name: `mutate-profile, ${HAND}`, server: 'hand', path: '/mutate-profile', body: 'profile' },
   { name: 'mutate-profile', server: 'framework', path: '/mutate-profile', body: 'profile' },
   { name: `mutate-profile, ${PEER}`, server: 'peer', path: '/mutate-profile', body: 'profile' },
+  { name: `validate-profile, ${HAND}`, server: 'hand', path: '/validate-profile', body: 'profile' },
   { name: 'validate-profile', server: 'framework', path: '/validate-profile', body: 'profile' },
   { name: `validate-profile, ${PEER}`, server: 'peer', path: '/validate-profile', body: 'profile' },
   { name: 'floor (assignment body)', server: 'floor', path: '/', body: 'assignment' },
   { name: 'validate-assignment', server: 'framework', path: '/validate-assignment', body: 'assignment' },
   { name: 'floor (200 KB body)', server: 'floor', path: '/', body: 'large' },
+  { name: `mutate-profile (200 KB), ${HAND}`, server: 'hand', path: '/mutate-profile', body: 'large' },
   { name: 'mutate-profile (200 KB)', server: 'framework', path: '/mutate-profile', body: 'large' },
   { name: `mutate-profile (200 KB), ${PEER}`, server: 'peer', path: '/mutate-profile', body: 'large' },
 ];
@@ -74,8 +80,28 @@ async function requireEquivalence(report: Report, serve: Server, peer: Server, l
   return result;
 }
 
+/**
+ * Fails the run unless the hand-written server answers the Profile webhooks' equivalence cases as serve does:
+ * the same objects patched, allowed or denied with the same code (its denials are worded more briefly).
+ */
+async function requireAgreementWithHand(report: Report, serve: Server, hand: Server): Promise<void> {
+  const endpoints = [
+    { name: 'serve', port: serve.port },
+    { name: HAND, port: hand.port },
+  ] as const;
+  const cases = equivalenceCases().filter((c) => c.path === '/mutate-profile' || c.path === '/validate-profile');
+  const result = await checkEquivalence(...endpoints, cases, ['allowed', 'code', 'warnings', 'patched']);
+  if (result.mismatches.length > 0) {
+    console.error(formatEquivalence(result, ...endpoints));
+    throw new Error(`serve and the ${HAND} server answered ${result.mismatches.length} of ${result.cases} cases differently; nothing was timed`);
+  }
+  report.line(`Equivalence: serve and the ${HAND} server patch the same objects and allow or deny with the same codes in all ${result.cases} cases of /mutate-profile and /validate-profile.`);
+  report.line();
+}
+
 interface Started {
   floor: { small: Server; large: Server };
+  hand: { small: Server; large: Server };
   framework: { small: Server; large: Server };
   peer?: { small: Server; large: Server };
 }
@@ -87,6 +113,7 @@ interface Started {
 async function startAll(servers: Servers, peer: string | undefined): Promise<Started> {
   return {
     floor: { small: await servers.startFloor(), large: await servers.startFloor() },
+    hand: { small: await servers.startHandWritten(), large: await servers.startHandWritten() },
     framework: { small: await servers.startFramework(), large: await servers.startFramework() },
     peer: peer === undefined ? undefined : { small: await servers.startPeer(peer, 'pinned'), large: await servers.startPeer(peer, 'pinned') },
   };
@@ -95,6 +122,9 @@ async function startAll(servers: Servers, peer: string | undefined): Promise<Sta
 function idleOf(started: Started) {
   return {
     floorMiB: rssMiB(started.floor.small.pid, 'VmRSS'),
+    handMiB: rssMiB(started.hand.small.pid, 'VmRSS'),
+    handAnonMiB: rssMiB(started.hand.small.pid, 'RssAnon'),
+    frameworkAnonMiB: rssMiB(started.framework.small.pid, 'RssAnon'),
     frameworkMiB: rssMiB(started.framework.small.pid, 'VmRSS'),
     ...(started.peer ? { peerMiB: rssMiB(started.peer.small.pid, 'VmRSS') } : {}),
   };
@@ -103,11 +133,24 @@ function idleOf(started: Started) {
 function peakOf(started: Started) {
   return {
     floorMiB: rssMiB(started.floor.small.pid, 'VmHWM'),
+    handMiB: rssMiB(started.hand.small.pid, 'VmHWM'),
     frameworkMiB: rssMiB(started.framework.small.pid, 'VmHWM'),
     floorLargeBodyMiB: rssMiB(started.floor.large.pid, 'VmHWM'),
+    handLargeBodyMiB: rssMiB(started.hand.large.pid, 'VmHWM'),
     frameworkLargeBodyMiB: rssMiB(started.framework.large.pid, 'VmHWM'),
     ...(started.peer ? { peerMiB: rssMiB(started.peer.small.pid, 'VmHWM'), peerLargeBodyMiB: rssMiB(started.peer.large.pid, 'VmHWM') } : {}),
   };
+}
+
+export interface HandRatios {
+  rps: number;
+  rpsRange: [number, number];
+  p99: number;
+  p99Range: [number, number];
+  /** Median CPU µs per request: serve's, the hand-written server's. */
+  cpuUsPerRequest: [number, number];
+  perCpu: number;
+  perCpuRange: [number, number];
 }
 
 interface Load {
@@ -120,17 +163,23 @@ interface Load {
 async function measure(servers: Servers, workloads: readonly Workload[], serverOf: (w: Workload) => Server, { rounds, duration, connections }: Load) {
   const serverPids = workloads.map((w) => serverOf(w).pid);
   const samples = new Map<string, WrkResult[]>();
+  const cpuPerRequest = new Map<string, number[]>();
   for (let round = 1; round <= rounds; round++) {
     for (const conns of connections) {
       for (const w of workloads) {
         process.stderr.write(`round ${round}/${rounds} c=${conns} ${w.name}\n`);
         const key = `${w.name}@${conns}`;
-        samples.set(key, [...(samples.get(key) ?? []), wrk(serverOf(w).port, w.path, servers.bodies[w.body], conns, duration)]);
+        const ticks = cpuTicks([serverOf(w).pid]);
+        const result = wrk(serverOf(w).port, w.path, servers.bodies[w.body], conns, duration);
+        // CPU time per request: what a shared, busy machine changes least (wrk's req/s follows whatever CPU the server got).
+        cpuPerRequest.set(key, [...(cpuPerRequest.get(key) ?? []), ((cpuTicks([serverOf(w).pid]) - ticks) * 10_000) / (result.rps * duration)]);
+        samples.set(key, [...(samples.get(key) ?? []), result]);
         await untilIdle(serverPids);
       }
     }
   }
   const floorFor = (w: Workload) => workloads.find((f) => f.server === 'floor' && f.body === w.body)!;
+  const handFor = (w: Workload) => (w.server === 'framework' ? workloads.find((h) => h.server === 'hand' && h.path === w.path && h.body === w.body) : undefined);
   return connections.flatMap((conns) =>
     workloads.map((w) => {
       const runs = samples.get(`${w.name}@${conns}`)!;
@@ -145,9 +194,72 @@ async function measure(servers: Servers, workloads: readonly Workload[], serverO
         p999Ms: median(runs.map((r) => r.p999Ms)),
         errors: runs.reduce((sum, r) => sum + r.errors, 0),
         ratioToFloor: w.server === 'floor' ? 1 : median(runs.map((r, i) => r.rps / floorRuns[i]!.rps)),
+        toHand: roundRatios(runs, samples.get(`${handFor(w)?.name}@${conns}`), cpuPerRequest.get(`${w.name}@${conns}`)!, cpuPerRequest.get(`${handFor(w)?.name}@${conns}`)),
       };
     }),
   );
+}
+
+/** Per round, req/s and p99 over the hand-written server's in the same round: medians and ranges. */
+function roundRatios(runs: readonly WrkResult[], handRuns: readonly WrkResult[] | undefined, cpu: readonly number[], handCpu: readonly number[] | undefined): HandRatios | undefined {
+  if (!handRuns || !handCpu) return undefined;
+  const rps = runs.map((r, i) => r.rps / handRuns[i]!.rps);
+  const p99 = runs.map((r, i) => r.p99Ms / handRuns[i]!.p99Ms);
+  // Requests per CPU-second over the hand-written server's: the req/s ratio the two would have on a CPU of their own.
+  const perCpu = cpu.map((us, i) => handCpu[i]! / us);
+  return {
+    rps: median(rps),
+    rpsRange: [Math.min(...rps), Math.max(...rps)],
+    p99: median(p99),
+    p99Range: [Math.min(...p99), Math.max(...p99)],
+    cpuUsPerRequest: [median(cpu), median(handCpu)],
+    perCpu: median(perCpu),
+    perCpuRange: [Math.min(...perCpu), Math.max(...perCpu)],
+  };
+}
+
+function reportHandWritten(report: Report, rows: Awaited<ReturnType<typeof measure>>, idle: ReturnType<typeof idleOf>, peak: ReturnType<typeof peakOf>): void {
+  const range = ([low, high]: readonly [number, number]) => `${low.toFixed(2)}–${high.toFixed(2)}`;
+  report.line(
+    `## Against the same work written by hand
+
+${HAND}-server.ts: the sample's Profile defaulter and validator on bare node:https. ` + 'Ratios are medians of the per-round ratios, with their range over the rounds.',
+  );
+  report.line();
+  report.table(
+    ['workload', 'conns', 'req/s', `× ${HAND}`, 'range', 'p99 ms', `p99 × ${HAND}`, 'range', `CPU µs/request (${HAND})`, `req per CPU-s × ${HAND}`, 'range'],
+    rows.flatMap((r) => {
+      const hand = r.toHand;
+      if (!hand) return [];
+      const [own, theirs] = hand.cpuUsPerRequest;
+      return [
+        [
+          r.workload,
+          r.connections,
+          r.rps.toFixed(0),
+          hand.rps.toFixed(2),
+          range(hand.rpsRange),
+          r.p99Ms.toFixed(2),
+          hand.p99.toFixed(2),
+          range(hand.p99Range),
+          `${own.toFixed(0)} (${theirs.toFixed(0)})`,
+          hand.perCpu.toFixed(2),
+          range(hand.perCpuRange),
+        ],
+      ];
+    }),
+  );
+  report.line();
+  report.line(
+    "CPU per request: the server process's user and system time over the requests wrk counted. On a shared machine it varies far less than req/s, which follows the CPU the server was given.",
+  );
+  report.line();
+  report.line(
+    `RSS (MiB): ${HAND} idle ${idle.handMiB.toFixed(1)} (anonymous ${idle.handAnonMiB.toFixed(1)}), peak ${peak.handMiB.toFixed(1)} (200 KB body: ${peak.handLargeBodyMiB.toFixed(1)}); ` +
+      `shaper-gen serve idle ${idle.frameworkMiB.toFixed(1)} (anonymous ${idle.frameworkAnonMiB.toFixed(1)}), peak ${peak.frameworkMiB.toFixed(1)} (200 KB body: ${peak.frameworkLargeBodyMiB.toFixed(1)}). ` +
+      "The rest of each idle figure is the node binary's pages mapped in, which varies with the page cache.",
+  );
+  report.line();
 }
 
 /**
@@ -260,6 +372,8 @@ export default defineBenchmark({
       await requireEquivalence(report, started.framework.large, started.peer.large, 'instances for the 200 KB body', false);
     }
 
+    await requireAgreementWithHand(report, started.framework.small, started.hand.small);
+
     process.stderr.write('warm-up\n');
     for (const w of workloads) wrk(serverOf(w).port, w.path, servers.bodies[w.body], 8, 1);
     await untilIdle(workloads.map((w) => serverOf(w).pid));
@@ -275,10 +389,13 @@ export default defineBenchmark({
     );
     report.line();
     reportMemory(report, idle, idleAfterWarmup, peak);
+    reportHandWritten(report, rows, idle, peak);
 
     const multicore = binary.path === undefined ? undefined : await multicoreComparison(report, servers, binary.path, started.floor.small, started.framework.small, load);
     const targets = admissionTargets(rows, { idle, peak }, multicore);
     report.line(`## Targets\n\nIssue 11's targets: throughput and p99 at 32 connections; ratios are medians of per-round ratios.\n\n${formatTargets(targets)}`);
+    report.line();
+    report.line(`Issue 30's targets, against the ${HAND} server, at 32 connections:\n\n${formatTargets(handWrittenTargets(rows, { idle, peak }))}`);
 
     const peer = started.peer && {
       controllerRuntime: controllerRuntimeVersion(),

@@ -1,6 +1,7 @@
 /**
  * The servers the admission benchmarks measure, started as deployed: the
- * floor (floor-server.ts, bare node:https, compiled like serve), `shaper-gen
+ * floor (floor-server.ts, bare node:https, compiled like serve), the same
+ * work written by hand (hand-written-server.ts), `shaper-gen
  * serve` with handlers.ts, the controller-runtime peer, and serve's webhooks
  * behind Express's router (express-routed-server.ts). The Node servers get
  * the chart's NODE_OPTIONS and container environment; pinned ones run on CPU
@@ -47,6 +48,8 @@ export interface Servers {
   readonly tls: { cert: string; key: string; certDir: string };
   readonly bodies: Bodies;
   startFloor(): Promise<Server>;
+  /** The sample's Profile webhooks written by hand on bare node:https (hand-written-server.ts), pinned to CPU 0. */
+  startHandWritten(): Promise<Server>;
   /** Pinned to CPU 0 with GOMAXPROCS=1 like the others, or on both CPUs with GOMAXPROCS=2. */
   startPeer(binary: string, placement: 'pinned' | 'both-cpus'): Promise<Server>;
   /** One process pinned to CPU 0, or with `workers` > 1 processes on both CPUs. */
@@ -92,6 +95,7 @@ export function createServers(nodeFlagsOption: string | undefined): Servers {
     tls,
     bodies,
     startFloor: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/floor-server.js'), cert, key])),
+    startHandWritten: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/hand-written-server.js'), cert, key])),
     startExpressRouted: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/express-routed-server.js'), tls.certDir], { cwd: REPO })),
     async startPeer(binary, placement) {
       const port = await freePort();
@@ -101,7 +105,7 @@ export function createServers(nodeFlagsOption: string | undefined): Servers {
       return { port, pid: child.pid!, child };
     },
     async startFramework(extraFlags = [], workers = 1) {
-      const [port, health] = [await freePort(), await freePort()];
+      const [port, health, metrics] = [await freePort(), await freePort(), await freePort()];
       const config = path.join(work, `server-${port}.yaml`);
       writeFileSync(
         config,
@@ -110,7 +114,7 @@ kind: ServerConfig
 handlers: [dist/bench/admission/handlers.js]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${tls.certDir} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
-metrics: { port: 0 }
+metrics: { bindAddress: 127.0.0.1, port: ${metrics} }
 shutdown: { drainSeconds: 0, timeoutSeconds: 5 }
 log: { level: warn }
 `,
@@ -185,7 +189,7 @@ export function wrk(port: number, urlPath: string, body: string, connections: nu
 }
 
 /** CPU time the processes have used so far, in clock ticks (utime + stime, fields 14 and 15 of /proc/<pid>/stat). */
-function cpuTicks(pids: readonly number[]): number {
+export function cpuTicks(pids: readonly number[]): number {
   let total = 0;
   for (const pid of pids) {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -212,7 +216,8 @@ export async function untilIdle(pids: readonly number[]): Promise<void> {
   process.stderr.write('servers still busy after 15 s; going on\n');
 }
 
-export function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+/** VmRSS and VmHWM from /proc/<pid>/status; RssAnon is the part that is not the node binary's and libraries' mapped pages. */
+export function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
 }

@@ -2,7 +2,8 @@
  * The admission targets of issue 11, each with the figure this run measured
  * and a pass/miss mark: throughput and p99 against the floor at 32
  * connections, memory against the floor, and `serve --workers 2` against the
- * controller-runtime peer at GOMAXPROCS=2.
+ * controller-runtime peer at GOMAXPROCS=2; and issue 30's, against the same
+ * work written by hand (hand-written-server.ts).
  */
 export interface MeasuredRow {
   workload: string;
@@ -11,11 +12,13 @@ export interface MeasuredRow {
   rps: number;
   p99Ms: number;
   ratioToFloor: number;
+  /** Medians of the per-round ratios to the hand-written server doing the same work. */
+  toHand?: { rps: number; p99: number; perCpu: number };
 }
 
 export interface MeasuredMemory {
-  idle: { floorMiB: number; frameworkMiB: number };
-  peak: { floorMiB: number; frameworkMiB: number; floorLargeBodyMiB: number; frameworkLargeBodyMiB: number };
+  idle: { floorMiB: number; handMiB: number; frameworkMiB: number };
+  peak: { floorMiB: number; handMiB: number; frameworkMiB: number; floorLargeBodyMiB: number; frameworkLargeBodyMiB: number };
 }
 
 export interface Target {
@@ -73,6 +76,48 @@ export function admissionTargets(rows: readonly MeasuredRow[], memory: MeasuredM
       met: workers && peer ? workers.rps >= peer.rps : undefined,
     });
   }
+  return targets;
+}
+
+const HAND_THROUGHPUT: [workload: string, atLeast: number][] = [
+  ['mutate-profile', 0.9],
+  ['validate-profile', 0.95],
+];
+const HAND_P99_AT_MOST: [workload: string, atMost: number][] = [['mutate-profile', 1.3]];
+const MEMORY_OVER_HAND_MIB = { idle: 15, peak: 40 };
+
+/** Issue 30's targets: serve against the same work written by hand on bare node:https. */
+export function handWrittenTargets(rows: readonly MeasuredRow[], { idle, peak }: MeasuredMemory): Target[] {
+  const at = (workload: string) => rows.find((row) => row.workload === workload && row.connections === CONNECTIONS)?.toHand;
+  const targets: Target[] = [];
+  for (const [workload, atLeast] of HAND_THROUGHPUT) {
+    const ratio = at(workload)?.rps;
+    targets.push({
+      target: `${workload}: req/s ≥ ${atLeast}× hand-written`,
+      result: ratio === undefined ? notMeasured : `${ratio.toFixed(2)}×`,
+      met: ratio === undefined ? undefined : ratio >= atLeast,
+    });
+    const perCpu = at(workload)?.perCpu;
+    targets.push({
+      target: `${workload}: requests per CPU-second ≥ ${atLeast}× hand-written`,
+      result: perCpu === undefined ? notMeasured : `${perCpu.toFixed(2)}×`,
+      met: perCpu === undefined ? undefined : perCpu >= atLeast,
+    });
+  }
+  for (const [workload, atMost] of HAND_P99_AT_MOST) {
+    const ratio = at(workload)?.p99;
+    targets.push({
+      target: `${workload}: p99 ≤ ${atMost}× hand-written`,
+      result: ratio === undefined ? notMeasured : `${ratio.toFixed(2)}×`,
+      met: ratio === undefined ? undefined : ratio <= atMost,
+    });
+  }
+  const overHand = (target: string, own: number, hand: number, limit: number): Target => ({
+    target: `${target} ≤ hand-written + ${limit} MiB`,
+    result: `${own.toFixed(1)} vs ${hand.toFixed(1)} MiB (+${(own - hand).toFixed(1)})`,
+    met: own <= hand + limit,
+  });
+  targets.push(overHand('idle RSS', idle.frameworkMiB, idle.handMiB, MEMORY_OVER_HAND_MIB.idle), overHand('peak RSS, 1–2 KB bodies', peak.frameworkMiB, peak.handMiB, MEMORY_OVER_HAND_MIB.peak));
   return targets;
 }
 

@@ -104,7 +104,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
         return;
       }
       ({ apiVersion, request } = decoded.review);
-      const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs: Date.now() - waitStarted });
+      const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs: Date.now() - waitStarted, decodedFromJson: true });
       result = isThenable(admitted) ? await admitted : admitted;
       send(res, 200, reviewOf(apiVersion, result.response));
     } finally {

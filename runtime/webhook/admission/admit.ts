@@ -4,14 +4,14 @@
  * AdmissionResponse. No HTTP here: the server and the test helpers share it.
  */
 import type { Logger } from 'pino';
-import type { CustomDefaulter, CustomValidator, KubeClient, KubernetesObject, WebhookHandler } from '../contract.js';
+import type { CustomDefaulter, CustomValidator, KubeClient, WebhookHandler } from '../contract.js';
 import type { ObjectSource } from '../../cache/object-source.js';
 import { AdmissionDenial, causeMessage } from '../errors.js';
 import { goQuote } from '../../go-format.js';
 import { describeThrown, loggableThrown } from '../../thrown.js';
 import type { ResolvedWebhook } from '../options/types.js';
 import { RequestContext } from './context.js';
-import { asJsonValue, cloneJson } from './json-value.js';
+import { defaulterObject } from './defaulter-object.js';
 import { diffObjects, encodePatch, type PatchOperation } from './patch.js';
 import { limitResponse } from './response-limits.js';
 import { erroredResponse, type AdmissionRequest, type AdmissionResponse, type Status } from './review.js';
@@ -34,12 +34,19 @@ export interface AdmitOptions {
   deadlineMs?: number;
   /** Part of the deadline already spent before the handler could start (waiting for heap). */
   waitedMs?: number;
+  /** The request's objects came from JSON.parse, so are plain JSON without checking (a test's may hold a Date). */
+  decodedFromJson?: boolean;
 }
 
 /** The handler's time: `ms` as reported in timeout answers, `remainingMs` for the timer. */
 interface Deadline {
   readonly ms: number;
   readonly remainingMs: number;
+}
+
+interface HandlerCall {
+  readonly deadline: Deadline;
+  readonly decodedFromJson: boolean;
 }
 
 class DeadlineExceeded extends Error {
@@ -75,7 +82,8 @@ export function timeoutResponse(webhook: ResolvedWebhook, uid: string, ms: numbe
 export function admit(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, options: AdmitOptions): AdmitResult | Promise<AdmitResult> {
   const ctx = new RequestContext(webhook, request, options.log, options.kube, options.objects);
   const ms = options.deadlineMs ?? handlerDeadlineMs(webhook);
-  const decided = decide(webhook, handler, request, ctx, { ms, remainingMs: ms - (options.waitedMs ?? 0) });
+  const deadline = { ms, remainingMs: ms - (options.waitedMs ?? 0) };
+  const decided = decide(webhook, handler, request, ctx, { deadline, decodedFromJson: options.decodedFromJson === true });
   return isThenable(decided) ? decided.then(limited) : limited(decided);
 }
 
@@ -84,7 +92,7 @@ function limited(result: AdmitResult): AdmitResult {
   return result;
 }
 
-function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, ctx: RequestContext, deadline: Deadline): AdmitResult | Promise<AdmitResult> {
+function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: AdmissionRequest, ctx: RequestContext, call: HandlerCall): AdmitResult | Promise<AdmitResult> {
   const failed = (error: unknown): AdmitResult => {
     try {
       return failure(error, webhook, request, ctx);
@@ -95,8 +103,8 @@ function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: Admi
   };
   try {
     const decided = webhook.mutating
-      ? runDefaulter(handler as CustomDefaulter, request, ctx, deadline)
-      : then(settle(callValidator(handler as CustomValidator, request, ctx), ctx, deadline), (warnings): AdmitResult => ({
+      ? runDefaulter(handler as CustomDefaulter, request, ctx, call)
+      : then(settle(callValidator(handler as CustomValidator, request, ctx), ctx, call.deadline), (warnings): AdmitResult => ({
           outcome: 'allowed',
           response: withWarnings({ uid: request.uid, allowed: true }, ctx, warnings),
         }));
@@ -106,7 +114,7 @@ function decide(webhook: ResolvedWebhook, handler: WebhookHandler, request: Admi
   }
 }
 
-function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: RequestContext, deadline: Deadline): AdmitResult | Promise<AdmitResult> {
+function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: RequestContext, { deadline, decodedFromJson }: HandlerCall): AdmitResult | Promise<AdmitResult> {
   const allowed: AdmissionResponse = { uid: request.uid, allowed: true };
   // Like controller-runtime: defaulting applies to objects being written, never to DELETE or CONNECT.
   if (request.operation === 'DELETE' || request.operation === 'CONNECT') return { outcome: 'allowed', response: allowed };
@@ -114,14 +122,13 @@ function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: 
   if (!original) {
     return { outcome: 'denied', response: erroredResponse(400, `${request.operation} request for webhook ${ctx.webhook.path} carries no object`, request.uid) };
   }
-  const working = cloneJson(original);
+  const working = defaulterObject(original, decodedFromJson);
   // `returned` as unknown: a handler in plain JavaScript can return anything.
-  return then(settle(handler.default(working, ctx), ctx, deadline), (returned: unknown): AdmitResult => {
+  return then(settle(handler.default(working.object, ctx), ctx, deadline), (returned: unknown): AdmitResult => {
     if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
       throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
     }
-    const patched = asJsonValue(returned ?? working) as KubernetesObject;
-    const patch = diffObjects(original, patched);
+    const patch = diffObjects(original, working.result(returned));
     const response = withWarnings(allowed, ctx, undefined);
     if (patch.length > 0) {
       response.patch = encodePatch(patch);

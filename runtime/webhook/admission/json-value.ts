@@ -30,9 +30,10 @@ export function asJsonValue(value: unknown): unknown {
  * a cycle, without the cost of tracking the enclosing objects on every call;
  * toJsonValue then names it.
  */
-const PLAIN_CHECK_DEPTH = 1000;
+export const PLAIN_CHECK_DEPTH = 1000;
 
-function isPlainJson(value: unknown, depth: number): boolean {
+/** Whether `value` is exactly what JSON carries (JSON.parse makes nothing else). */
+export function isPlainJson(value: unknown, depth = 0): boolean {
   switch (typeof value) {
     case 'string':
     case 'boolean':

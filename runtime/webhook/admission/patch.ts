@@ -5,7 +5,10 @@
  * The operations are the ones fast-json-patch's `compare` writes (same order,
  * same paths), so patches did not change when this replaced it. It walks
  * arrays by index: `compare` makes a string for every index of both arrays,
- * which cost a review of a large array more heap than decoding it did.
+ * which cost a review of a large array more heap than decoding it did. A path
+ * is written only for an operation or a changed container: a defaulter's
+ * object shares what it did not touch with the decoded one (tracked-object.ts),
+ * and that is skipped by identity.
  */
 import type { KubernetesObject } from '../contract.js';
 
@@ -30,9 +33,8 @@ function diffContainers(before: Container, after: Container, path: string, opera
 /** Existing indexes last to first (so removals keep the indexes before them valid), then appended ones. */
 function diffArrays(before: unknown[], after: unknown[], path: string, operations: PatchOperation[]): void {
   for (let index = before.length - 1; index >= 0; index--) {
-    const itemPath = `${path}/${index}`;
-    if (index < after.length) diffValues(before[index], after[index], itemPath, operations);
-    else operations.push({ op: 'remove', path: itemPath });
+    if (index >= after.length) operations.push({ op: 'remove', path: `${path}/${index}` });
+    else if (before[index] !== after[index]) diffValues(before[index], after[index], `${path}/${index}`, operations);
   }
   for (let index = before.length; index < after.length; index++) operations.push({ op: 'add', path: `${path}/${index}`, value: after[index] });
 }
@@ -43,12 +45,11 @@ function diffRecords(before: Record<string, unknown>, after: Record<string, unkn
   let removed = false;
   for (let i = beforeKeys.length - 1; i >= 0; i--) {
     const key = beforeKeys[i]!;
-    const keyPath = `${path}/${escapePathComponent(key)}`;
-    if (after[key] !== undefined && Object.hasOwn(after, key)) diffValues(before[key], after[key], keyPath, operations);
-    else {
-      operations.push({ op: 'remove', path: keyPath });
+    const item = after[key];
+    if (item === undefined || !Object.hasOwn(after, key)) {
+      operations.push({ op: 'remove', path: `${path}/${escapePathComponent(key)}` });
       removed = true;
-    }
+    } else if (before[key] !== item) diffValues(before[key], item, `${path}/${escapePathComponent(key)}`, operations);
   }
   const afterKeys = Object.keys(after);
   if (!removed && afterKeys.length === beforeKeys.length) return;

@@ -1,0 +1,211 @@
+/**
+ * The object a defaulter changes: a copy-on-write view of the decoded one, so
+ * that a review copies and diffs only what its handler touched.
+ *
+ * Each object or array the handler reaches is a shallow copy of the decoded
+ * one, made when first read; one that holds objects or arrays is seen through
+ * a Proxy, and those stay the decoded ones until they are read in turn (an
+ * object of strings, such as labels, is only a copy: nothing below it needs
+ * protecting). Writes land in the
+ * copies, with views unwrapped, so the copies always hold the object's
+ * current state. What the handler never reached is still the decoded object
+ * itself, which nothing can change: the diff skips it by identity.
+ *
+ * JavaScript can see a Proxy in a few places, each handled so that the
+ * handler sees a plain object:
+ * - Freezing, sealing, preventExtensions and defineProperty bind the Proxy to
+ *   return its target's own values, so the subtree below is made a deep copy
+ *   first (no decoded object stays reachable through it).
+ * - structuredClone refuses a Proxy; a failed clone is retried with views
+ *   replaced by their contents (structured-clone.ts).
+ * - util.inspect shows a Proxy's target: the copy, which holds the current state.
+ */
+import { allowStructuredCloneOfViews, VIEW_TARGET } from './structured-clone.js';
+import { cloneJson, PLAIN_CHECK_DEPTH } from './json-value.js';
+
+type Container = Record<string, unknown> | unknown[];
+
+interface Node {
+  readonly target: Container;
+  readonly proxy: Container;
+  /** The decoded object the target was copied from; undefined once the subtree below it is owned (deep copies). */
+  original: Container | undefined;
+}
+
+/** Returned by settle when a value is not plain JSON: the caller then copies it with toJsonValue, which names the field. */
+export const NOT_PLAIN = Symbol('not plain JSON');
+
+export class TrackedObject implements ProxyHandler<Container> {
+  /** By target and by proxy. */
+  private readonly nodes = new Map<object, Node>();
+  readonly view: Container;
+
+  /** `original` must be plain JSON (what JSON.parse makes); it is never changed. */
+  constructor(original: Container) {
+    allowStructuredCloneOfViews();
+    this.view = this.nodeFor(shallowCopy(original), original).proxy;
+  }
+
+  private nodeFor(target: Container, original: Container | undefined): Node {
+    const node: Node = { target, proxy: new Proxy(target, this), original };
+    this.nodes.set(target, node);
+    this.nodes.set(node.proxy, node);
+    return node;
+  }
+
+  get(target: Container, key: string | symbol, receiver: unknown): unknown {
+    if (key === VIEW_TARGET) return target;
+    const value: unknown = Reflect.get(target, key, receiver);
+    if (typeof value !== 'object' || value === null) return value;
+    const { original } = this.nodes.get(target)!;
+    // Owned (frozen, perhaps): its own values as they are, as a Proxy over a frozen target must answer.
+    if (original === OWNED) return value;
+    if (typeof key === 'string' && isDecodedChild(original, key, value) && Object.hasOwn(target, key)) {
+      // First read of a decoded child: copy it, one level. With nothing below it to protect, the copy is all it needs.
+      const copy = shallowCopy(value as Container);
+      setOwn(target, key, copy);
+      return holdsContainers(copy) ? this.nodeFor(copy, value as Container).proxy : copy;
+    }
+    return this.nodes.get(value)?.proxy ?? value;
+  }
+
+  set(target: Container, key: string | symbol, value: unknown, receiver: unknown): boolean {
+    const node = this.nodes.get(target)!;
+    if (receiver !== node.proxy) return Reflect.set(target, key, value, receiver);
+    return Reflect.set(target, key, this.unwrap(value));
+  }
+
+  getOwnPropertyDescriptor(target: Container, key: string | symbol): PropertyDescriptor | undefined {
+    const descriptor = Reflect.getOwnPropertyDescriptor(target, key);
+    const node = this.nodes.get(target)!;
+    if (descriptor && 'value' in descriptor && typeof descriptor.value === 'object' && descriptor.value !== null && node.original !== OWNED) {
+      descriptor.value = this.get(target, key, node.proxy);
+    }
+    return descriptor;
+  }
+
+  defineProperty(target: Container, key: string | symbol, descriptor: PropertyDescriptor): boolean {
+    this.own(target);
+    if ('value' in descriptor) descriptor = { ...descriptor, value: this.unwrap(descriptor.value) };
+    return Reflect.defineProperty(target, key, descriptor);
+  }
+
+  preventExtensions(target: Container): boolean {
+    this.own(target);
+    return Reflect.preventExtensions(target);
+  }
+
+  /** A view's target; anything else as it is. */
+  private unwrap(value: unknown): unknown {
+    return typeof value === 'object' && value !== null ? (this.nodes.get(value)?.target ?? value) : value;
+  }
+
+  /**
+   * Makes every decoded object below `target` a deep copy, so that its own values can be handed out as they
+   * are (what a frozen or non-extensible Proxy must do) without exposing a decoded object to changes.
+   */
+  private own(target: Container): void {
+    const node = this.nodes.get(target)!;
+    const { original } = node;
+    if (original === OWNED) return;
+    node.original = OWNED;
+    for (const key of Object.keys(target)) {
+      const child = (target as Record<string, unknown>)[key];
+      if (typeof child !== 'object' || child === null) continue;
+      if (isDecodedChild(original, key, child)) setOwn(target, key, cloneJson(child));
+      else if (this.nodes.get(child)?.target === child) this.own(child as Container);
+    }
+  }
+
+  /**
+   * `value` (the view, or what the handler returned) as plain JSON, sharing what the handler never reached with
+   * the decoded object; NOT_PLAIN when anything in it is not exactly what JSON carries (see isPlainJson).
+   * Never changes an object the handler can see: a container holding a view is copied.
+   */
+  settle(value: unknown): unknown {
+    return this.settleValue(value, 0);
+  }
+
+  private settleValue(value: unknown, depth: number): unknown {
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        return value;
+      case 'number':
+        return Number.isFinite(value) ? value : NOT_PLAIN;
+      case 'object':
+        break;
+      default:
+        return NOT_PLAIN;
+    }
+    if (value === null) return null;
+    if (depth >= PLAIN_CHECK_DEPTH) return NOT_PLAIN;
+    const node = this.nodes.get(value);
+    const container = (node?.target ?? value) as Container;
+    if (typeof (container as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+    const prototype: unknown = Object.getPrototypeOf(container);
+    if (Array.isArray(container)) return prototype === Array.prototype ? this.settleArray(container, node?.original, depth) : NOT_PLAIN;
+    return prototype === Object.prototype || prototype === null ? this.settleRecord(container, node?.original, depth) : NOT_PLAIN;
+  }
+
+  private settleArray(items: unknown[], original: Container | undefined, depth: number): unknown {
+    let result = items;
+    for (let index = 0; index < items.length; index++) {
+      // A hole is not JSON (it would be written as null).
+      if (!(index in items)) return NOT_PLAIN;
+      const item = items[index];
+      if (original !== OWNED && typeof item === 'object' && isDecodedChild(original, String(index), item)) continue;
+      const settled = this.settleValue(item, depth + 1);
+      if (settled === NOT_PLAIN) return NOT_PLAIN;
+      if (settled !== item) (result === items ? (result = [...items]) : result)[index] = settled;
+    }
+    return result;
+  }
+
+  private settleRecord(record: Record<string, unknown>, original: Container | undefined, depth: number): unknown {
+    let result = record;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (original !== OWNED && typeof item === 'object' && isDecodedChild(original, key, item)) continue;
+      // A property set to undefined: JSON.stringify leaves it out, and toJsonValue copies it so.
+      if (item === undefined) return NOT_PLAIN;
+      const settled = this.settleValue(item, depth + 1);
+      if (settled === NOT_PLAIN) return NOT_PLAIN;
+      if (settled !== item) setOwn(result === record ? (result = shallowCopy(record)) : result, key, settled);
+    }
+    return result;
+  }
+}
+
+/** The `original` of a node whose subtree is owned. */
+const OWNED = undefined;
+
+/** Whether `value`, found at `key` of a copy, is still the decoded object's own child there (never reached by the handler). */
+function isDecodedChild(original: Container, key: string, value: unknown): boolean {
+  return value !== null && value === (original as Record<string, unknown>)[key] && Object.hasOwn(original, key);
+}
+
+function holdsContainers(value: Container): boolean {
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === 'object' && item !== null) return true;
+    return false;
+  }
+  for (const key in value) {
+    const item = value[key];
+    if (typeof item === 'object' && item !== null) return true;
+  }
+  return false;
+}
+
+function shallowCopy<T extends Container>(value: T): T {
+  if (Array.isArray(value)) return value.slice() as T;
+  const copy: Record<string, unknown> = Object.getPrototypeOf(value) === null ? (Object.create(null) as Record<string, unknown>) : {};
+  for (const key of Object.keys(value)) setOwn(copy, key, value[key]);
+  return copy as T;
+}
+
+/** `target[key] = value`, keeping a `__proto__` key as data (JSON.parse makes it an own property), not the prototype. */
+function setOwn(target: Container, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else (target as Record<string, unknown>)[key] = value;
+}
