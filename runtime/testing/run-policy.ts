@@ -25,6 +25,27 @@ export interface PolicyInput<T extends object = KubernetesObject> extends Reques
    * ApplyConfiguration is merged by. Without it only `metadata` can be merged.
    */
   schema?: object;
+  /**
+   * The authorizer's answers, for policies that call `authorizer`: the first rule whose fields (those given) all
+   * match a check answers it. A check no rule answers fails the test with an error naming it, never a guess.
+   */
+  authorizer?: AuthorizerAnswer[];
+}
+
+/** One answer of the authorizer a test declares; fields left out match anything. */
+export interface AuthorizerAnswer {
+  verb?: string;
+  group?: string;
+  resource?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  /** A non-resource path (`authorizer.path('/healthz')`). */
+  path?: string;
+  /** The user asked about: the request's user, or `serviceAccount(…)`'s `system:serviceaccount:<namespace>:<name>`. */
+  user?: string;
+  decision: 'allow' | 'deny' | 'noOpinion';
+  reason?: string;
 }
 
 export interface PolicyDecision {
@@ -54,7 +75,7 @@ interface Refusal {
 interface PolicyEvaluator {
   evaluateValidatingPolicy: (
     policy: ResolvedValidatingPolicy,
-    input: { request: ReturnType<typeof admissionRequest>; params?: unknown; namespaceObject?: unknown; validationActions?: readonly string[] },
+    input: { request: ReturnType<typeof admissionRequest>; params?: unknown; namespaceObject?: unknown; validationActions?: readonly string[]; authorizer?: readonly AuthorizerAnswer[] },
   ) => {
     matched: boolean;
     why?: string;
@@ -65,7 +86,7 @@ interface PolicyEvaluator {
   };
   evaluateMutatingPolicy: (
     policy: ResolvedMutatingPolicy,
-    input: { request: ReturnType<typeof admissionRequest>; params?: unknown; namespaceObject?: unknown; schema?: object },
+    input: { request: ReturnType<typeof admissionRequest>; params?: unknown; namespaceObject?: unknown; schema?: object; authorizer?: readonly AuthorizerAnswer[] },
   ) => Refusal & { object: unknown };
 }
 
@@ -95,18 +116,18 @@ function decided(result: Refusal): Pick<PolicyDecision, 'matched' | 'why' | 'all
 
 /** Evaluates a `@ValidatingPolicy` or `@MutatingPolicy` class on one request, as the API server would. */
 export async function runPolicy<T extends object>(policyClass: abstract new (...args: never[]) => unknown, input: PolicyInput<T>): Promise<PolicyDecision> {
-  const { params, namespaceObject, validationActions, schema, ...requestInput } = input;
+  const { params, namespaceObject, validationActions, schema, authorizer, ...requestInput } = input;
   const mutating = mutatingPolicyOf(policyClass);
   if (mutating) {
     const request = admissionRequest(requestInput, mutating);
     const { evaluateMutatingPolicy } = await loadEvaluator();
-    const result = evaluateMutatingPolicy(mutating, { request, params, namespaceObject, schema });
+    const result = evaluateMutatingPolicy(mutating, { request, params, namespaceObject, schema, authorizer });
     return { ...decided(result), warnings: [], auditAnnotations: {}, object: result.object };
   }
   const policy = validatingPolicyOf(policyClass);
   if (!policy) throw new TypeError(`runPolicy: ${policyClass.name} is not decorated with @ValidatingPolicy or @MutatingPolicy`);
   const request = admissionRequest(requestInput, policy);
   const { evaluateValidatingPolicy } = await loadEvaluator();
-  const result = evaluateValidatingPolicy(policy, { request, params, namespaceObject, validationActions });
+  const result = evaluateValidatingPolicy(policy, { request, params, namespaceObject, validationActions, authorizer });
   return { ...decided(result), warnings: [...result.warnings], auditAnnotations: { ...result.auditAnnotations } };
 }
