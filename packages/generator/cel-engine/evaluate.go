@@ -180,7 +180,8 @@ func handleEvaluate(raw json.RawMessage) (any, error) {
 		admissionRequest = plugincel.CreateAdmissionRequest(attributes.Attributes, metav1.GroupVersionResource(attributes.GetResource()), metaGVK(request.Input.Request.Kind))
 	}
 	declarations := request.Kind.declarations(request.Policy.HasParams)
-	key := shapeKey(request.Policy, string(request.Kind), fmt.Sprint(request.Expressions))
+	expressions, _ := json.Marshal(request.Expressions)
+	key := shapeKey(request.Policy, string(request.Kind), string(expressions))
 	answer := evaluateAnswer{}
 	ctx := context.Background()
 
