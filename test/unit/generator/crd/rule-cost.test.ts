@@ -5,7 +5,7 @@
  * server's message, factor and advice; the same rule with bounds passes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanProject } from './fixture.js';
+import { kindWithSpec, scanProject } from './fixture.js';
 
 const removals: (() => void)[] = [];
 afterAll(() => {
@@ -16,13 +16,6 @@ function scanned(files: Record<string, string>) {
   const result = scanProject(files);
   removals.push(() => result.project.remove());
   return { messages: result.messages, crds: result.crds.length };
-}
-
-const HEAD = "import type { KubernetesObject } from 'shaper-gen';\n";
-
-/** A kind whose spec has the given members, the first on line 5. */
-function kindWithSpec(...members: string[]): string {
-  return `${HEAD}/** @shaper:resource */\nexport interface Thing extends KubernetesObject {\n  spec?: {\n${members.map((m) => `    ${m}`).join('\n')}\n  };\n}\n`;
 }
 
 const RULE_FIELD = 'spec.validation.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule';
