@@ -29,11 +29,14 @@ declare global {
   var shaperCelEngine: EngineCall | undefined;
 }
 
-let loaded: EngineCall | undefined;
+// On globalThis, not in this module: a test runner that re-imports modules per test file in one process
+// (vitest) must not start another Go runtime of some hundred MiB each time.
+const LOADED = Symbol.for('shaper-gen.cel-engine');
+const registry = globalThis as typeof globalThis & { [LOADED]?: EngineCall };
 
 export function engine(): EngineCall {
-  loaded ??= start();
-  return loaded;
+  registry[LOADED] ??= start();
+  return registry[LOADED];
 }
 
 function start(): EngineCall {
