@@ -113,6 +113,14 @@ export const BENCHMARKS: readonly Entry[] = [
     quick: ['--files', 'basic,lists,optionals'],
   },
   {
+    name: 'cel-engine',
+    title: "The CEL engine (the API server's CEL in WebAssembly): size, cold start, memory, compile and evaluation per call, beside cel-js",
+    module: 'cel-engine/run.ts',
+    needs: ['build', 'go'],
+    timeoutSeconds: 300,
+    quick: ['--runs', '200', '--cold', '2'],
+  },
+  {
     name: 'cache',
     title: 'Cached versus live lookups against a real API server',
     module: 'cache/run.ts',

@@ -13,3 +13,4 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 if [ -f "$root/scripts/install-helm.sh" ]; then bash "$root/scripts/install-helm.sh"; fi
 bash "$root/scripts/install-oracle.sh"
+bash "$root/scripts/build-cel-engine.sh"

@@ -11,7 +11,9 @@ import type { KubernetesObject } from '../webhook/contract.js';
 import type { ValidationAction } from './options/policy-types.js';
 import { mutatingPolicyOf, validatingPolicyOf } from './decorator.js';
 import { admissionRequest, type RequestInput } from '../testing/admission-request.js';
-import type { PolicyEvaluator, PolicyRefusal } from './evaluator-contract.js';
+import type { AuthorizerAnswer, PolicyEvaluator, PolicyRefusal } from './evaluator-contract.js';
+
+export type { AuthorizerAnswer } from './evaluator-contract.js';
 
 export interface PolicyInput<T extends object = KubernetesObject> extends RequestInput<T> {
   /** The parameter object the binding passes as `params` (policies with paramKind). */
@@ -25,6 +27,11 @@ export interface PolicyInput<T extends object = KubernetesObject> extends Reques
    * ApplyConfiguration is merged by. Without it only `metadata` can be merged.
    */
   schema?: object;
+  /**
+   * The authorizer's answers, for policies that call `authorizer`: the first rule whose fields (those given) all
+   * match a check answers it. A check no rule answers fails the test with an error naming it, never a guess.
+   */
+  authorizer?: AuthorizerAnswer[];
 }
 
 export interface PolicyDecision {
@@ -70,18 +77,18 @@ function decided(result: PolicyRefusal): Pick<PolicyDecision, 'matched' | 'why' 
 
 /** Evaluates a `@ValidatingPolicy` or `@MutatingPolicy` class on one request, as the API server would. */
 export async function runPolicy<T extends object>(policyClass: abstract new (...args: never[]) => unknown, input: PolicyInput<T>): Promise<PolicyDecision> {
-  const { params, namespaceObject, validationActions, schema, ...requestInput } = input;
+  const { params, namespaceObject, validationActions, schema, authorizer, ...requestInput } = input;
   const mutating = mutatingPolicyOf(policyClass);
   if (mutating) {
     const request = admissionRequest(requestInput, mutating);
     const { evaluateMutatingPolicy } = await loadEvaluator();
-    const result = evaluateMutatingPolicy(mutating, { request, params, namespaceObject, schema });
+    const result = evaluateMutatingPolicy(mutating, { request, params, namespaceObject, schema, authorizer });
     return { ...decided(result), warnings: [], auditAnnotations: {}, object: result.object };
   }
   const policy = validatingPolicyOf(policyClass);
   if (!policy) throw new TypeError(`runPolicy: ${policyClass.name} is not decorated with @ValidatingPolicy or @MutatingPolicy`);
   const request = admissionRequest(requestInput, policy);
   const { evaluateValidatingPolicy } = await loadEvaluator();
-  const result = evaluateValidatingPolicy(policy, { request, params, namespaceObject, validationActions });
+  const result = evaluateValidatingPolicy(policy, { request, params, namespaceObject, validationActions, authorizer });
   return { ...decided(result), warnings: [...result.warnings], auditAnnotations: { ...result.auditAnnotations } };
 }

@@ -14,7 +14,7 @@ import { decoratedHandler, requestDependencies, type ContextOptions } from './co
 
 export { admissionRequest, admissionReview, type RequestInput } from './admission-request.js';
 export { contextFor, type ContextOptions, type HandlerMethod, type TestContext } from './context-for.js';
-export { runPolicy, type PolicyDecision, type PolicyInput } from '../policy/run-policy.js';
+export { runPolicy, type AuthorizerAnswer, type PolicyDecision, type PolicyInput } from '../policy/run-policy.js';
 export { convert, ConversionFailure } from './convert.js';
 
 export interface Decision<T extends object = KubernetesObject> {

@@ -5,5 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
+    // runPolicy's first call in a test process loads the API server's CEL (WebAssembly): seconds on a busy machine.
+    testTimeout: 30_000,
   },
 });

@@ -16,6 +16,7 @@ import type { Templates } from '../chart/render.js';
 import type { ConversionModels } from '../conversion/model.js';
 import { readApiPackages, type ApiPackage } from './api-packages.js';
 import { assembleCrds } from './crds.js';
+import { checkRuleCosts } from './rule-cost.js';
 import { findKnownTypes } from './known-types.js';
 import { readKinds, type KindVersion } from './kinds.js';
 import { MarkerReader } from './markers.js';
@@ -39,6 +40,7 @@ export function scanCustomResources(tsconfigPath: string, sources: readonly stri
   const declared = readDeclarations(tsconfigPath, sources, root);
   if (!declared) return { crds: [], diagnostics: [], candidateFiles: 0 };
   const crds = assembleCrds(declared.kinds, declared.reader, root);
+  checkRuleCosts(crds);
   return { crds, diagnostics: unique(sortDiagnostics(declared.diagnostics)), candidateFiles: declared.candidateFiles };
 }
 

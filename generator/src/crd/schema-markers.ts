@@ -6,6 +6,7 @@
  * scalar of the items, a default the schema refuses) run once all are applied.
  */
 import { checkRule } from './cel-rules.js';
+import { recordRuleOrigin } from './rule-origins.js';
 import type { KeyArguments, MarkerArgument } from './marker-arguments.js';
 import type { MarkerDefinition } from './marker-definitions.js';
 import type { MarkerTag } from './marker-syntax.js';
@@ -220,6 +221,8 @@ function checkRules(schema: Schema, markers: readonly AppliedMarker[], problem: 
     if (found) {
       problem(marker, found.message, positions[found.key]);
       rules.splice(rules.indexOf(rule), 1);
+    } else {
+      recordRuleOrigin(rule, (message) => problem(marker, message, positions.rule));
     }
   }
   if (rules.length === 0) delete schema['x-kubernetes-validations'];

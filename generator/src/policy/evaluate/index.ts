@@ -1,8 +1,7 @@
 /**
  * `@shaper-gen/generator/policy`: local evaluation of policies, for
- * `shaper-gen/testing`'s runPolicy. It lives beside the CEL declarations it
- * evaluates with, so that what the generator type-checks and what the tests
- * run are one environment.
+ * `shaper-gen/testing`'s runPolicy, with the API server's own CEL evaluator
+ * (the CEL engine, src/cel/engine/).
  */
 import type { PolicyEvaluator } from 'shaper-gen/internal/generator';
 import { evaluateMutatingPolicy } from './mutating.js';
@@ -11,6 +10,8 @@ import { evaluateValidatingPolicy } from './validating.js';
 export { evaluateValidatingPolicy, type EvaluationInput, type PolicyRequest, type PolicyResult, type PolicyStatus } from './validating.js';
 export { evaluateMutatingPolicy, type MutationInput, type MutationResult } from './mutating.js';
 export { NotEvaluableLocally } from '../../cel/runtime-library.js';
+export { AuthorizerNotDeclared } from './runner.js';
+export type { AuthorizerRule } from '../../cel/engine/index.js';
 
 /** What runPolicy loads: checked against the runtime's contract. */
 export default { evaluateValidatingPolicy, evaluateMutatingPolicy } satisfies PolicyEvaluator;

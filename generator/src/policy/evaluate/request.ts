@@ -1,4 +1,6 @@
 /** What a policy is evaluated on: the admission request and what its binding adds. */
+import type { AuthorizerRule } from '../../cel/engine/index.js';
+
 export interface PolicyRequest {
   readonly operation: string;
   readonly kind: { readonly group: string; readonly version: string; readonly kind: string };
@@ -26,4 +28,6 @@ export interface EvaluationInput {
   readonly validationActions?: readonly string[];
   /** Default: the policy's name (the chart names each binding after its policy). */
   readonly bindingName?: string;
+  /** The authorizer's answers, for policies that ask it; a check none answers is an error naming it. */
+  readonly authorizer?: readonly AuthorizerRule[];
 }

@@ -3,16 +3,17 @@
  * what the API server would: the same decision, status (code, reason,
  * message), warnings and audit annotations
  * (k8s.io/apiserver pkg/admission/plugin/policy/validating: validator.go and
- * dispatcher.go). Expressions run in the environment they are type-checked
- * in, with local implementations of the function libraries; what only the
- * API server can evaluate (the authorizer, quantities, …) raises
- * NotEvaluableLocally instead of a guess. Runtime cost limits are not
- * enforced.
+ * dispatcher.go). The expressions run in the API server's own evaluator
+ * (the CEL engine), grouped and budgeted as validator.go runs them:
+ * matchConditions, validations, messageExpressions with the budget the
+ * validations left, audit annotations; the authorizer answers from the
+ * test's rules.
  */
 import type { ResolvedValidatingPolicy } from 'shaper-gen/internal/generator';
 import { mismatch } from './match.js';
+import { RUNTIME_BUDGET, type ExpressionResult } from '../../cel/engine/index.js';
 import type { EvaluationInput } from './request.js';
-import { attempt, defaultNamespaceObject, ExpressionError, expressionRunner, matchConditions } from './runner.js';
+import { defaultNamespaceObject, expressionRunner, matchConditions, type Runner } from './runner.js';
 
 export type { EvaluationInput, PolicyRequest } from './request.js';
 
@@ -46,46 +47,49 @@ export function evaluateValidatingPolicy(policy: ResolvedValidatingPolicy, input
   const namespaceObject = input.namespaceObject === undefined ? defaultNamespaceObject(request.namespace) : input.namespaceObject;
   const why = mismatch(policy, request, namespaceObject);
   if (why) return notMatched(why);
-  const { run } = expressionRunner(policy, input, namespaceObject);
-  const errorDecision = (message: string): Decision | undefined => (policy.failurePolicy === 'Fail' ? { action: 'deny', message, reason: 'Invalid', error: true } : undefined);
+  const runner = expressionRunner(policy, input, namespaceObject);
+  const errorDecision = (message: string): Decision => (policy.failurePolicy === 'Fail' ? { action: 'deny', message, reason: 'Invalid', error: true } : { action: 'admit' });
+  const onlyError = (message: string) => dispatch(policy, input, [errorDecision(message)], { published: {}, errors: [] });
 
-  const conditions = matchConditions(policy, run);
+  const conditions = matchConditions(policy, runner);
   if ('unmatched' in conditions) return notMatched(conditions.unmatched);
   if (conditions.error !== undefined) {
-    const decision = errorDecision(conditions.error);
-    if (!decision) return notMatched('a matchCondition failed and failurePolicy is Ignore');
-    return dispatch(policy, input, [decision], { published: {}, errors: [] });
+    if (policy.failurePolicy !== 'Fail') return notMatched('a matchCondition failed and failurePolicy is Ignore');
+    return onlyError(conditions.error);
   }
-  const decisions: Decision[] = [];
-  for (const validation of policy.validations) {
-    const result = attempt(() => run(validation.expression));
-    // One decision per validation, admitted ones included: the Audit annotation's expressionIndex counts them all.
-    if ('error' in result) {
-      decisions.push(errorDecision(result.error) ?? { action: 'admit' });
-    } else if (result.value !== true) {
-      decisions.push({ action: 'deny', message: failureMessage(validation, (expression) => run(expression, false)), reason: validation.reason ?? 'Invalid', error: false });
-    } else {
-      decisions.push({ action: 'admit' });
-    }
-  }
-  return dispatch(policy, input, decisions, auditAnnotations(policy, run));
+  const { validations } = policy;
+  const evaluated = runner.evaluate(
+    'validation',
+    validations.map((validation) => validation.expression),
+    RUNTIME_BUDGET,
+  );
+  if (evaluated.budgetError !== undefined) return onlyError(evaluated.budgetError);
+  const messages = runner.evaluate(
+    'messageExpression',
+    validations.map((validation) => validation.messageExpression ?? null),
+    evaluated.remainingBudget,
+  );
+  // One decision per validation, admitted ones included: the Audit annotation's expressionIndex counts them all.
+  const decisions = evaluated.results.map((result, index): Decision => {
+    const validation = validations[index]!;
+    if (result.error !== undefined) return errorDecision(result.error);
+    if (messages.budgetError !== undefined) return errorDecision(`failed messageExpression: ${messages.budgetError}`);
+    if (result.value !== true) return { action: 'deny', message: failureMessage(validation, messages.results[index]), reason: validation.reason ?? 'Invalid', error: false };
+    return { action: 'admit' };
+  });
+  const annotations = auditAnnotations(policy, runner);
+  if ('error' in annotations) return onlyError(annotations.error);
+  return dispatch(policy, input, decisions, annotations);
 }
 
 function notMatched(why: string): PolicyResult {
   return { matched: false, why, allowed: true, warnings: [], auditAnnotations: {} };
 }
 
-function failureMessage(validation: ResolvedValidatingPolicy['validations'][number], run: (expression: string) => unknown): string {
-  if (validation.messageExpression !== undefined) {
-    try {
-      const value = run(validation.messageExpression);
-      if (typeof value === 'string') {
-        const message = value.trim();
-        if (message !== '' && Buffer.byteLength(message) <= MAX_MESSAGE_BYTES && !message.includes('\n')) return message;
-      }
-    } catch (error) {
-      if (!(error instanceof ExpressionError)) throw error;
-    }
+function failureMessage(validation: ResolvedValidatingPolicy['validations'][number], evaluated: ExpressionResult | undefined): string {
+  if (typeof evaluated?.value === 'string') {
+    const message = evaluated.value.trim();
+    if (message !== '' && Buffer.byteLength(message) <= MAX_MESSAGE_BYTES && !message.includes('\n')) return message;
   }
   if (validation.message !== undefined && validation.message.trim() !== '') return validation.message.trim();
   return `failed expression: ${validation.expression.trim()}`;
@@ -97,26 +101,26 @@ interface Annotations {
   readonly errors: readonly string[];
 }
 
-function auditAnnotations(policy: ResolvedValidatingPolicy, run: (expression: string) => unknown): Annotations {
+function auditAnnotations(policy: ResolvedValidatingPolicy, runner: Runner): Annotations | { error: string } {
+  const evaluated = runner.evaluate(
+    'auditAnnotation',
+    policy.auditAnnotations.map((annotation) => annotation.valueExpression),
+    RUNTIME_BUDGET,
+  );
+  if (evaluated.budgetError !== undefined) return { error: evaluated.budgetError };
   const published: Record<string, string> = {};
   const errors: string[] = [];
-  for (const annotation of policy.auditAnnotations) {
-    let value: unknown;
-    try {
-      value = run(annotation.valueExpression);
-    } catch (error) {
-      if (!(error instanceof ExpressionError)) throw error;
-      errors.push(error.message);
-      continue;
+  for (const [index, result] of evaluated.results.entries()) {
+    const annotation = policy.auditAnnotations[index]!;
+    if (result.error !== undefined) {
+      errors.push(result.error);
+    } else if (result.type === 'string') {
+      // validator.go publishes the value trimmed, and leaves out one that is empty once trimmed.
+      const trimmed = (result.value as string).trim();
+      if (trimmed !== '') published[`${policy.name}/${annotation.key}`] = trimmed.slice(0, MAX_AUDIT_VALUE);
+    } else if (result.type !== 'null_type') {
+      errors.push(`valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${result.type}. Return type must be either string or null.`);
     }
-    if (value === null) continue;
-    if (typeof value !== 'string') {
-      errors.push(`valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${typeof value}. Return type must be either string or null.`);
-      continue;
-    }
-    // validator.go publishes the value trimmed, and leaves out one that is empty once trimmed.
-    const trimmed = value.trim();
-    if (trimmed !== '') published[`${policy.name}/${annotation.key}`] = trimmed.slice(0, MAX_AUDIT_VALUE);
   }
   return { published, errors: policy.failurePolicy === 'Fail' ? errors : [] };
 }

@@ -5,7 +5,7 @@
  * test/e2e/generator/crd-render.test.ts.)
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanProject } from './fixture.js';
+import { kindWithSpec, scanProject } from './fixture.js';
 
 const removals: (() => void)[] = [];
 afterAll(() => {
@@ -20,11 +20,6 @@ function problems(files: Record<string, string>): string[] {
 }
 
 const HEAD = "import type { KubernetesObject } from 'shaper-gen';\n";
-
-/** A kind whose spec has the given members, the first on line 5. */
-function kindWithSpec(...members: string[]): string {
-  return `${HEAD}/** @shaper:resource */\nexport interface Thing extends KubernetesObject {\n  spec?: {\n${members.map((m) => `    ${m}`).join('\n')}\n  };\n}\n`;
-}
 
 describe('markers', () => {
   it('unknown or malformed names, with the closest known one, and text JSDoc would give a marker', () => {

@@ -17,3 +17,10 @@ export function scanProject(files: Record<string, string>): CrdScan & { project:
 export function relative(project: FixtureProject, file: string): string {
   return path.relative(project.dir, file);
 }
+
+const HEAD = "import type { KubernetesObject } from 'shaper-gen';\n";
+
+/** A kind whose spec has the given members, the first on line 5. */
+export function kindWithSpec(...members: string[]): string {
+  return `${HEAD}/** @shaper:resource */\nexport interface Thing extends KubernetesObject {\n  spec?: {\n${members.map((m) => `    ${m}`).join('\n')}\n  };\n}\n`;
+}

@@ -2,7 +2,7 @@
  * `runPolicy` beyond the sample's tests (sample/policies/policies.test.ts):
  * what the API server does on expression errors under each failurePolicy,
  * the Audit action, matchConditions, selectors against the namespace, lazy
- * variables, and what local evaluation refuses to guess. The expected
+ * variables (the libraries: run-policy-libraries.test.ts). The expected
  * messages are kube-apiserver's wording (k8s.io/apiserver
  * pkg/admission/plugin/policy/validating: validator.go, dispatcher.go;
  * pkg/admission/plugin/cel: activation.go, composition.go).
@@ -231,30 +231,6 @@ describe('variables', () => {
     expect((await runPolicy(UsesBrokenVariable, { object: configMap({}) })).message).toBe(
       denied('uses-broken-variable.shaper-gen.io', `expression 'variables.broken == 'x'' resulted in error: composited variable "broken" fails to evaluate: no such key: missing`),
     );
-  });
-});
-
-@ValidatingPolicy({ rules: RULES, validations: [{ expression: "authorizer.group('').resource('secrets').namespace(object.metadata.namespace).check('get').allowed()" }] })
-class NeedsAuthorizer {}
-
-@ValidatingPolicy({ rules: RULES, failurePolicy: 'Ignore', validations: [{ expression: "quantity(object.data.limit).isLessThan(quantity('1Gi'))" }] })
-class NeedsQuantity {}
-
-@ValidatingPolicy({ rules: RULES, validations: [{ expression: "object.data.all(k, v, v != '')" }] })
-class TwoVariableMacro {}
-
-describe('what local evaluation cannot answer', () => {
-  it('is a NotEvaluableLocally error, whatever the failurePolicy, not a guessed decision', async () => {
-    await expect(runPolicy(NeedsAuthorizer, { object: configMap({}) })).rejects.toMatchObject({
-      name: 'NotEvaluableLocally',
-      // The property named is the first cel-js reads (today `constructor`), not the function the expression calls.
-      message: expect.stringMatching(/^authorizer\.\w+ needs the API server's authorizer: shaper-gen\/testing cannot evaluate it locally$/),
-    });
-    await expect(runPolicy(NeedsQuantity, { object: configMap({ limit: '512Mi' }) })).rejects.toMatchObject({
-      name: 'NotEvaluableLocally',
-      message: 'quantity() (quantity(string): kubernetes.Quantity) is evaluated by the API server only: shaper-gen/testing has no local implementation of it',
-    });
-    await expect(runPolicy(TwoVariableMacro, { object: configMap({ a: '1' }) })).rejects.toMatchObject({ name: 'NotEvaluableLocally' });
   });
 });
 

@@ -1,0 +1,30 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+)
+
+// Natively, one request per line on stdin ({"method": …, "request": …}), one answer per line on stdout:
+// the same calls as the WebAssembly build, for debugging and for benchmarks against native Go.
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 64<<20)
+	out := bufio.NewWriter(os.Stdout)
+	for in.Scan() {
+		var line struct {
+			Method  string          `json:"method"`
+			Request json.RawMessage `json:"request"`
+		}
+		if err := json.Unmarshal(in.Bytes(), &line); err != nil {
+			out.Write(encode(failure{Error: err.Error()}))
+		} else {
+			out.Write(call(line.Method, line.Request))
+		}
+		out.WriteByte('\n')
+		out.Flush()
+	}
+}

@@ -1,0 +1,125 @@
+/**
+ * The CEL engine's requests and answers, as generator/cel-engine
+ * (Go) encodes them. Costs are decimal strings: they exceed 2^53.
+ */
+
+/** What decides a policy's CEL environments. */
+export interface PolicyShape {
+  /** The Kubernetes minor whose CEL libraries apply, "1.30" to "1.37"; default the API server's (1.37's: 1.36). */
+  readonly version?: string;
+  readonly hasParams: boolean;
+  readonly variables?: readonly { readonly name: string; readonly expression: string }[];
+}
+
+/** The policy field an expression is written in: it sets the result types and the variables declared. */
+export type ExpressionKind = 'validation' | 'messageExpression' | 'auditAnnotation' | 'matchCondition' | 'variable' | 'applyConfiguration' | 'jsonPatch';
+
+export interface CompileRequest {
+  readonly policy: PolicyShape;
+  readonly kind: ExpressionKind;
+  readonly expression: string;
+  /** The environment of expressions already stored (what the admission plugins run), not of ones being created. */
+  readonly stored?: boolean;
+}
+
+export interface Cost {
+  readonly min: string;
+  readonly max: string;
+}
+
+export interface CompileAnswer {
+  readonly outputType?: string;
+  /** The API server's text, e.g. `compilation failed: ERROR: <input>:1:…`. */
+  readonly compilationError?: string;
+  readonly cost?: Cost;
+}
+
+/** One answer the test declares for the authorizer; fields left out match anything; the first rule that matches answers. */
+export interface AuthorizerRule {
+  readonly verb?: string;
+  readonly group?: string;
+  readonly resource?: string;
+  readonly subresource?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly path?: string;
+  readonly user?: string;
+  readonly decision: 'allow' | 'deny' | 'noOpinion';
+  readonly reason?: string;
+}
+
+export interface AuthorizerCheck {
+  readonly user: string;
+  readonly verb: string;
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly path: string;
+}
+
+export interface AdmissionInput {
+  /** The AdmissionRequest's fields that the API server hands to CEL (`request`). */
+  readonly request: unknown;
+  readonly object?: unknown;
+  readonly oldObject?: unknown;
+  readonly params?: unknown;
+  readonly namespaceObject?: unknown;
+  readonly authorizer?: readonly AuthorizerRule[];
+}
+
+export interface EvaluateRequest {
+  readonly policy: PolicyShape;
+  readonly kind: ExpressionKind;
+  /** Evaluated in one call of the API server's evaluator: variables computed once, the budget shared; null holds a place. */
+  readonly expressions: readonly (string | null)[];
+  readonly input: AdmissionInput;
+  /** Runtime cost budget left. */
+  readonly budget: string;
+}
+
+export interface ExpressionResult {
+  /** The value as JSON; absent for null and for an error. */
+  readonly value?: unknown;
+  /** The CEL type's name, e.g. `bool`, `string`, `null_type`. */
+  readonly type?: string;
+  /** The API server's text, e.g. `expression 'x' resulted in error: no such key: y`. */
+  readonly error?: string;
+}
+
+export interface EvaluateAnswer {
+  readonly results?: readonly ExpressionResult[];
+  /** After a JSONPatch mutation the patched object; after an ApplyConfiguration the configuration to merge. */
+  readonly object?: unknown;
+  readonly remainingBudget: string;
+  /** The budget ran out: the API server's text. */
+  readonly budgetError?: string;
+  readonly unansweredAuthorizerChecks?: readonly AuthorizerCheck[];
+}
+
+export interface CrdProblem {
+  readonly field: string;
+  readonly type: string;
+  readonly detail: string;
+  /** `<field>: <type>: <detail>` as the API server words it. */
+  readonly text: string;
+}
+
+export interface CrdAnswer {
+  /** The API server's refusal to create the CRD (422); absent when it accepts it. */
+  readonly message?: string;
+  readonly problems?: readonly CrdProblem[];
+}
+
+export interface VersionAnswer {
+  readonly go: string;
+  readonly 'k8s.io/apiserver': string;
+  readonly 'k8s.io/apiextensions-apiserver': string;
+  readonly 'github.com/google/cel-go': string;
+}
+
+/** The API server's runtime cost limits (k8s.io/apiserver pkg/apis/cel/config.go). */
+export const PER_CALL_LIMIT = 1_000_000n;
+export const RUNTIME_BUDGET = 10_000_000n;
+export const MATCH_CONDITIONS_BUDGET = 2_500_000n;
