@@ -84,6 +84,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
         webhooks.map((w) => w.webhook),
         chartName,
         conversions.map((c) => c.conversion.path),
+        conversionCrdNames(crdScan.crds, conversions),
       ),
     ),
   });
@@ -100,6 +101,12 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
   const obsolete = obsoleteCrdFiles(config.chartDir, files);
   return { files, webhooks, policies, conversions, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+}
+
+/** The CRDs whose kind has a `@Conversion`. */
+function conversionCrdNames(crds: readonly Crd[], conversions: readonly DecoratedConversion[]): string[] {
+  const converted = new Set(conversions.map(({ conversion }) => `${conversion.group}/${conversion.kind}`));
+  return crds.filter((crd) => converted.has(`${crd.group}/${crd.names.kind}`)).map((crd) => crd.name);
 }
 
 function readChartName(chartDir: string): string {
