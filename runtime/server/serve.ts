@@ -118,7 +118,7 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
  * Self-managed certificates, when configured: loaded only then (the API client, the issuer). The first check is not
  * awaited: until it writes the serving certificate into certDir the server is unready, as without a mounted one.
  */
-async function startSelfManaged(config: ServerConfig, log: Logger, reload: () => Promise<void>): Promise<SelfManagedCertificates | undefined> {
+async function startSelfManaged(config: ServerConfig, log: Logger, reload: () => Promise<string | undefined>): Promise<SelfManagedCertificates | undefined> {
   if (config.certificates.mode !== 'self-managed') return undefined;
   const { selfManagedCertificates } = await import('../tls/self-managed/from-config.js');
   const certificates = selfManagedCertificates(config, log, reload);
@@ -129,8 +129,8 @@ async function startSelfManaged(config: ServerConfig, log: Logger, reload: () =>
 /** The primary of `workers` > 1: forks the workers, serves probes and metrics, coordinates the drain. */
 async function serveWithWorkers(config: ServerConfig): Promise<void> {
   const log = createLogger(config.log.level);
-  // The primary issues and writes certDir; each worker's certificate watcher loads it from there.
-  await startSelfManaged(config, log, () => Promise.resolve());
+  // The primary issues and writes certDir; each worker's certificate watcher loads it from there (it cannot say when: undefined).
+  await startSelfManaged(config, log, () => Promise.resolve(undefined));
   const pool = new WorkerPool(config, log);
   onSignals(() => void pool.shutdown().then(() => process.exit(0)));
   try {

@@ -113,8 +113,8 @@ export class WebhookServer {
     else notFound(req, res);
   }
 
-  /** Loads certDir now (self-managed certificates have just written it). */
-  reloadCertificate(): Promise<void> {
+  /** Loads certDir now (self-managed certificates have just written it); the serial of the certificate served then. */
+  reloadCertificate(): Promise<string | undefined> {
     return this.certificate.reload();
   }
 

@@ -8,7 +8,7 @@ import { SelfManagedCertificates } from './manager.js';
 
 const REQUIRED = ['namespace', 'secretName', 'leaseName'] as const;
 
-export function selfManagedCertificates(config: ServerConfig, log: Logger, reload: () => Promise<void>): SelfManagedCertificates {
+export function selfManagedCertificates(config: ServerConfig, log: Logger, reload: () => Promise<string | undefined>): SelfManagedCertificates {
   const settings = config.certificates;
   const missing = [...REQUIRED.filter((key) => settings[key] === ''), ...(settings.dnsNames.length === 0 ? ['dnsNames'] : [])];
   if (missing.length > 0) {

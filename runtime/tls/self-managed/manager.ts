@@ -46,8 +46,11 @@ export interface SelfManagedOptions extends CaBundleTargets {
   /** Where the serving certificate is written for the certificate watcher. */
   readonly certFile: string;
   readonly keyFile: string;
-  /** Loads the files just written (the server's certificate watcher); resolves once it serves them. */
-  readonly reload: () => Promise<void>;
+  /**
+   * Loads the files just written (the server's certificate watcher); resolves with the serial it serves then, or
+   * undefined when it cannot tell (the primary of several workers, whose workers load the files themselves).
+   */
+  readonly reload: () => Promise<string | undefined>;
   readonly log: Logger;
 }
 
@@ -211,10 +214,9 @@ export class SelfManagedCertificates {
     if (!secret || material.servingCert === '' || material.servingKey === '') return;
     const serial = serialOf(material.servingCert);
     if (serial !== this.served) {
-      await mkdir(path.dirname(this.options.certFile), { recursive: true });
-      await writeAtomically(this.options.keyFile, material.servingKey);
-      await writeAtomically(this.options.certFile, material.servingCert);
-      await this.options.reload();
+      await writeBoth(this.options, material.servingCert, material.servingKey);
+      const served = (await this.options.reload()) ?? serial;
+      if (served !== serial) throw new Error(`the server did not load the serving certificate ${serial} written to ${this.options.certFile}; it serves ${served}`);
       this.served = serial;
       this.reportedAt = 0;
     }
@@ -231,8 +233,10 @@ export class SelfManagedCertificates {
   }
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text, { mode: 0o600 });
-  await rename(temporary, file);
+/** Both files written aside, then renamed one right after the other: the watcher never reads a new key with an old certificate for long. */
+async function writeBoth({ certFile, keyFile }: { certFile: string; keyFile: string }, cert: string, key: string): Promise<void> {
+  await mkdir(path.dirname(certFile), { recursive: true });
+  const aside = (file: string) => `${file}.${process.pid}.tmp`;
+  await Promise.all([writeFile(aside(certFile), cert, { mode: 0o600 }), writeFile(aside(keyFile), key, { mode: 0o600 })]);
+  await Promise.all([rename(aside(keyFile), keyFile), rename(aside(certFile), certFile)]);
 }

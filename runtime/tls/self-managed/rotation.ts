@@ -66,9 +66,12 @@ export type RotationStep =
   | { readonly kind: 'drop-old-cas'; readonly keep: CaFacts }
   | { readonly kind: 'wait'; readonly until: number; readonly reason: string };
 
-/** A certificate is renewed two thirds through its life, as cert-manager does by default. */
-export function renewAt(certificate: { readonly notBefore: number; readonly notAfter: number }): number {
-  return certificate.notBefore + Math.floor(((certificate.notAfter - certificate.notBefore) * 2) / 3);
+/**
+ * A certificate is renewed two thirds through its lifetime, as cert-manager does by default: when a third of the
+ * configured validity is left (its notBefore is backdated for clock skew, so its own span is longer).
+ */
+export function renewAt(certificate: { readonly notAfter: number }, validityMs: number): number {
+  return certificate.notAfter - Math.floor(validityMs / 3);
 }
 
 /** The identity of a bundle: its CAs' fingerprints, in order. */
@@ -87,7 +90,7 @@ export function nextStep(state: RotationState, policy: RotationPolicy, now: numb
   if (!state.signingKey) return { kind: 'add-ca', reason: 'no-key' };
   const bundle = bundleId(state.cas);
   if (state.published?.bundle !== bundle) return { kind: 'publish', bundle };
-  if (state.cas.length === 1 && now >= renewAt(signer)) return { kind: 'add-ca', reason: 'expiring' };
+  if (state.cas.length === 1 && now >= renewAt(signer, policy.caValidityMs)) return { kind: 'add-ca', reason: 'expiring' };
 
   const reissue = servingReason(state.serving, signer, policy, now);
   if (reissue) {
@@ -97,13 +100,13 @@ export function nextStep(state: RotationState, policy: RotationPolicy, now: numb
     return { kind: 'issue-serving', reason: reissue };
   }
   if (state.cas.length > 1) return waitForOldCas(state, policy, now);
-  return { kind: 'wait', until: Math.min(renewAt(state.serving!), renewAt(signer)), reason: 'certificates current' };
+  return { kind: 'wait', until: Math.min(renewAt(state.serving!, policy.servingValidityMs), renewAt(signer, policy.caValidityMs)), reason: 'certificates current' };
 }
 
 function servingReason(serving: ServingFacts | undefined, signer: CaFacts, policy: RotationPolicy, now: number) {
   if (!serving) return 'none';
   if (serving.issuer !== signer.fingerprint) return 'new-ca';
-  if (now >= renewAt(serving)) return 'expiring';
+  if (now >= renewAt(serving, policy.servingValidityMs)) return 'expiring';
   if (policy.hosts.some((host) => !serving.hosts.includes(host))) return 'hosts';
   return undefined;
 }

@@ -33,8 +33,8 @@ describe('the rotation of self-managed certificates', () => {
 
   it('waits, while every certificate is current, until the first one is two thirds through its life', () => {
     expect(nextStep(steady, POLICY, 40 * S)).toEqual({ kind: 'wait', until: 60 * S, reason: 'certificates current' });
-    expect(renewAt(servingA)).toBe(60 * S);
-    expect(renewAt(caA)).toBe(200 * S);
+    expect(renewAt(servingA, POLICY.servingValidityMs)).toBe(60 * S);
+    expect(renewAt(caA, POLICY.caValidityMs)).toBe(200 * S);
   });
 
   it('renews the serving certificate from the same CA when it nears expiry or lacks a DNS name', () => {

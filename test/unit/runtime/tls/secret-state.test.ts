@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createCa, createServing } from '../../../../runtime/tls/issue.js';
+import { bundleId, nextStep } from '../../../../runtime/tls/self-managed/rotation.js';
 import { rotationState, type SecretObject } from '../../../../runtime/tls/self-managed/secret-state.js';
 
 const HOSTS = ['localhost', '127.0.0.1'];
@@ -43,6 +44,20 @@ describe('the Secret of self-managed certificates', () => {
       data: { ...secret.data, 'ca.key': base64(old.key), 'ca.crt': base64(current.cert), 'tls.crt': base64(foreign.cert), 'tls.key': base64(foreign.key) },
     });
     expect([mixed.signingKey, mixed.serving?.issuer]).toEqual([false, undefined]);
+  });
+
+  it('holds certificates just issued as current, though their notBefore is backdated a minute for clock skew and their lifetime is shorter', async () => {
+    const now = Date.parse('2026-11-27T08:00:00Z');
+    const ca = await createCa('CA', new Date(now + 30_000), new Date(now));
+    const serving = await createServing(ca, HOSTS, new Date(now + 12_000), new Date(now));
+    const state = rotationState({
+      metadata: { name: 'hooks-certificates', annotations: { 'shaper-gen.io/published': `${new X509Certificate(ca.cert).fingerprint256} ${now}` } },
+      data: { 'ca.crt': base64(ca.cert), 'ca.key': base64(ca.key), 'tls.crt': base64(serving.cert), 'tls.key': base64(serving.key) },
+    });
+    const policy = { caValidityMs: 30_000, servingValidityMs: 12_000, hosts: HOSTS, propagationMs: 2000, replicaTimeoutMs: 6000 };
+    expect(state.published?.bundle).toBe(bundleId(state.cas));
+    expect(nextStep(state, policy, now + 1000)).toEqual({ kind: 'wait', until: now + 8000, reason: 'certificates current' });
+    expect(nextStep(state, policy, now + 8000)).toEqual({ kind: 'issue-serving', reason: 'expiring' });
   });
 
   it('is empty for a missing Secret', () => {
