@@ -78,6 +78,8 @@ export const SERVER_CONFIG_SCHEMA = {
         leaseName: { type: 'string' },
         /** The names the serving certificate carries: the Service's DNS names. */
         dnsNames: { type: 'list', items: { type: 'string' } },
+        /** The Service the API server calls: old CAs stay trusted until every pod among its endpoints serves the newest certificate. Empty: the reports alone decide. */
+        serviceName: { type: 'string' },
         /** The Validating- and MutatingWebhookConfigurations whose webhooks get the CA bundle (each kind that exists by this name). */
         webhookConfigurations: { type: 'list', items: { type: 'string' } },
         /** The CustomResourceDefinitions whose conversion webhook gets the CA bundle. */
@@ -149,6 +151,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
     secretName: '',
     leaseName: '',
     dnsNames: [],
+    serviceName: '',
     webhookConfigurations: [],
     conversionCrds: [],
     caValiditySeconds: 10 * 365 * 24 * 3600,

@@ -7,7 +7,8 @@
  *
  * 1. a switch from a CA of our own (what cert-manager or a team's PKI gives) to
  *    self-managed certificates: the replicas take over the trust before the old
- *    replica leaves;
+ *    replica leaves, and the old CA stays trusted until it has left the
+ *    Service's endpoints (an EndpointSlice kept here as the controller would);
  * 2. short lifetimes (CA 30 s, serving certificate 12 s), so that the serving
  *    certificate and the CA rotate while the calls go on;
  * 3. the issuer Lease handed to the other replica: the one that lost it serves on.
@@ -93,7 +94,7 @@ class Traffic {
       const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `call-${i}-${this.calls}`, namespace: TRAFFIC } };
       const answer = await this.client.request('POST', `/api/v1/namespaces/${TRAFFIC}/configmaps?dryRun=All`, body).catch((error: Error) => ({ status: 0, body: error.message }));
       this.calls++;
-      if (answer.status !== 201) this.failures.push(`${new Date().toISOString()} ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+      if (answer.status !== 201) this.failures.push(`${new Date().toISOString()} ${answer.status} ${JSON.stringify(answer.body).slice(150, 600)}`);
     }
   }
 
@@ -126,6 +127,7 @@ async function startReplica(identity: string, certificates: 'files' | 'self-mana
         secretName: SECRET,
         leaseName: LEASE,
         dnsNames: ['127.0.0.1'],
+        serviceName: CONFIGURATION,
         webhookConfigurations: [CONFIGURATION],
         conversionCrds: [CRD],
         caValiditySeconds: 30,
@@ -148,13 +150,15 @@ async function ready(running: RunningServer): Promise<boolean> {
 interface Observed {
   /** Every distinct bundle the webhook configuration held, as its CAs' fingerprints. */
   bundles: string[][];
+  /** When each was first seen. */
+  seenAt: number[];
   /** Every serving certificate's serial the replicas served. */
   serials: Set<string>;
 }
 
 /** Polls what the API server trusts and what the replicas serve, until stopped. */
 function observe(replicasOf: () => RunningServer[]): { observed: Observed; stop: () => Promise<void> } {
-  const observed: Observed = { bundles: [], serials: new Set() };
+  const observed: Observed = { bundles: [], seenAt: [], serials: new Set() };
   const state = { running: true };
   const loop = (async () => {
     while (state.running) {
@@ -162,7 +166,10 @@ function observe(replicasOf: () => RunningServer[]): { observed: Observed; stop:
         webhooks: { clientConfig: { caBundle?: string } }[];
       };
       const bundle = fingerprints(Buffer.from(configuration.webhooks[0]!.clientConfig.caBundle ?? '', 'base64').toString());
-      if (bundle.join() !== observed.bundles.at(-1)?.join()) observed.bundles.push(bundle);
+      if (bundle.join() !== observed.bundles.at(-1)?.join()) {
+        observed.bundles.push(bundle);
+        observed.seenAt.push(Date.now());
+      }
       for (const replica of replicasOf()) {
         if (await ready(replica)) observed.serials.add(await servedSerial(replica));
       }
@@ -192,6 +199,26 @@ function servedSerial(replica: RunningServer): Promise<string> {
     });
     socket.once('error', reject);
   });
+}
+
+/** The Service's EndpointSlice as the endpoints controller keeps it: the pods that take calls. */
+async function setEndpoints(pods: readonly string[]): Promise<void> {
+  const path = `/apis/discovery.k8s.io/v1/namespaces/${NAMESPACE}/endpointslices`;
+  const current = await client.request('GET', `${path}/${CONFIGURATION}`);
+  const slice = {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: {
+      name: CONFIGURATION,
+      namespace: NAMESPACE,
+      labels: { 'kubernetes.io/service-name': CONFIGURATION },
+      ...(current.status === 200 && { resourceVersion: (current.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion }),
+    },
+    addressType: 'IPv4',
+    ports: [{ name: 'webhook', port: 9443, protocol: 'TCP' }],
+    endpoints: pods.map((pod, i) => ({ addresses: [`10.244.0.${i + 10}`], conditions: { ready: true, serving: true }, targetRef: { kind: 'Pod', name: pod, namespace: NAMESPACE } })),
+  };
+  await ok(current.status === 200 ? client.request('PUT', `${path}/${CONFIGURATION}`, slice) : client.request('POST', path, slice), 'writing the EndpointSlice');
 }
 
 async function leaseHolder(): Promise<string> {
@@ -229,6 +256,7 @@ describe('self-managed certificates against a real API server', () => {
     writeFileSync(path.join(legacyDir, 'tls.key'), serving.key);
     const legacy = await startReplica('legacy', 'files', legacyDir);
     proxy.backends = [legacy.addresses.webhook.port];
+    await setEndpoints(['legacy']);
     const url = `https://127.0.0.1:${await proxy.listen()}`;
     const caBundle = Buffer.from(ownCa.cert).toString('base64');
     await ok(
@@ -282,7 +310,12 @@ describe('self-managed certificates against a real API server', () => {
     const b = await startReplica('replica-b', 'self-managed');
     await waitFor('both self-managed replicas ready', async () => ((await ready(a)) && (await ready(b)) ? true : undefined), 60_000);
     proxy.backends = [a.addresses.webhook.port, b.addresses.webhook.port];
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await setEndpoints(['legacy', 'replica-a', 'replica-b']);
+    // The old pod keeps taking calls for a while (a rollout): its CA must stay trusted until it leaves the endpoints.
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(watch.observed.bundles.at(-1)?.[0]).toBe(fingerprints(ownCa.cert)[0]);
+    await setEndpoints(['replica-a', 'replica-b']);
+    const legacyLeft = Date.now();
     await legacy.server.shutdown({ skipDrain: true });
     replicas.splice(replicas.indexOf(legacy), 1);
     log(`switched to self-managed after ${(Date.now() - started) / 1000} s; ${traffic.calls} calls so far, ${traffic.failures.length} failed`);
@@ -326,6 +359,7 @@ describe('self-managed certificates against a real API server', () => {
     const [ownFingerprint] = fingerprints(ownCa.cert);
     const [first, withNew, firstAlone, overlap, secondAlone] = watch.observed.bundles;
     expect([first, withNew?.length, withNew?.[0], firstAlone, overlap?.[0], secondAlone]).toEqual([[ownFingerprint], 2, ownFingerprint, [withNew?.[1]], withNew?.[1], [overlap?.[1]]]);
+    expect(watch.observed.seenAt[2]).toBeGreaterThan(legacyLeft);
     expect(crd.spec.conversion.webhook.clientConfig.caBundle).toBe(configuration.webhooks[0]!.clientConfig.caBundle);
     expect(await leaseHolder()).toBe(after);
   }, 240_000);

@@ -29,6 +29,10 @@ import {
 } from './secret-state.js';
 
 const IDLE_TIMEOUT_MS = 10_000;
+
+interface EndpointSlice {
+  endpoints?: { conditions?: { serving?: boolean }; targetRef?: { kind?: string; name: string } }[];
+}
 /** Steps one check may take: a fresh install is add-ca, publish, (wait), issue-serving. */
 const MAX_STEPS = 6;
 
@@ -40,6 +44,8 @@ export interface SelfManagedOptions extends CaBundleTargets {
   /** This replica's name (the pod's); reported in the Secret and held in the Lease. */
   readonly identity: string;
   readonly dnsNames: readonly string[];
+  /** The Service whose endpoints must all serve the newest certificate before old CAs go; '' to rely on the reports alone. */
+  readonly serviceName: string;
   readonly caValiditySeconds: number;
   readonly servingValiditySeconds: number;
   readonly checkSeconds: number;
@@ -70,7 +76,8 @@ export class SelfManagedCertificates {
       caValidityMs: options.caValiditySeconds * 1000,
       servingValidityMs: options.servingValiditySeconds * 1000,
       hosts: options.dnsNames,
-      propagationMs: 2 * checkMs,
+      // The API server sees a configuration through its informer, which lags under load: 2 checks proved too short on a busy 2-core machine.
+      propagationMs: 3 * checkMs,
       replicaTimeoutMs: 6 * checkMs,
     };
   }
@@ -132,9 +139,10 @@ export class SelfManagedCertificates {
 
   /** Takes the rotation's steps until it says wait; a write that lost a race ends the round (the next check re-reads). */
   private async rotate(secret: SecretObject | undefined): Promise<SecretObject | undefined> {
+    const endpoints = await this.servingEndpoints();
     for (let i = 0; i < MAX_STEPS; i++) {
       const now = Date.now();
-      const step = nextStep(rotationState(secret), this.policy, now);
+      const step = nextStep({ ...rotationState(secret), endpoints }, this.policy, now);
       if (step.kind === 'wait') {
         this.options.log.debug({ reason: step.reason, until: new Date(step.until).toISOString() }, 'self-managed certificates: waiting');
         return secret;
@@ -144,6 +152,19 @@ export class SelfManagedCertificates {
       secret = next;
     }
     return secret;
+  }
+
+  /** The pods among the Service's EndpointSlices that take calls (ready, or terminating and still serving). */
+  private async servingEndpoints(): Promise<string[] | undefined> {
+    const { api, namespace, serviceName } = this.options;
+    if (serviceName === '') return undefined;
+    const selector = encodeURIComponent(`kubernetes.io/service-name=${serviceName}`);
+    const got = await api.json('GET', `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices?labelSelector=${selector}`, { idleTimeoutMs: IDLE_TIMEOUT_MS });
+    expectOk(got, `list the EndpointSlices of Service ${namespace}/${serviceName}`);
+    const slices = (got.body as { items: EndpointSlice[] }).items;
+    return slices.flatMap((slice) =>
+      (slice.endpoints ?? []).filter((endpoint) => endpoint.conditions?.serving !== false && endpoint.targetRef?.kind === 'Pod').map((endpoint) => endpoint.targetRef!.name),
+    );
   }
 
   private async apply(step: Exclude<RotationStep, { kind: 'wait' }>, secret: SecretObject | undefined, now: number): Promise<SecretObject | undefined> {

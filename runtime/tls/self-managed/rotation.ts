@@ -46,6 +46,12 @@ export interface RotationState {
   readonly published: { readonly bundle: string; readonly at: number } | undefined;
   /** Each replica's report, by its identity (pod name). */
   readonly replicas: Readonly<Record<string, ReplicaReport>>;
+  /**
+   * The pods the Service sends calls to (its EndpointSlices' serving endpoints), by name; undefined when not known
+   * (a webhook URL instead of a Service). A pod there that has not reported the newest certificate holds the old
+   * CAs in the bundle: one from before a switch to self-managed, or one that cannot reach the API server.
+   */
+  readonly endpoints?: readonly string[];
 }
 
 export interface RotationPolicy {
@@ -117,7 +123,8 @@ function waitForOldCas(state: RotationState, policy: RotationPolicy, now: number
   const signer = state.cas.at(-1)!;
   if (serving?.issuer !== signer.fingerprint) return { kind: 'wait', until: now + policy.propagationMs, reason: 'no serving certificate from the newest CA yet' };
   const live = liveReplicas(state, policy, now);
-  const behind = live.filter(([, report]) => report.serving !== serving.serial).map(([name]) => name);
+  const current = new Set(live.filter(([, report]) => report.serving === serving.serial).map(([name]) => name));
+  const behind = [...new Set([...live.map(([name]) => name), ...(state.endpoints ?? [])])].filter((name) => !current.has(name)).sort();
   if (live.length === 0 || behind.length > 0) {
     return {
       kind: 'wait',

@@ -102,6 +102,7 @@ certificates:
   dnsNames:
     - {{ $fullname }}.{{ .Release.Namespace }}.svc
     - {{ $fullname }}.{{ .Release.Namespace }}.svc.cluster.local
+  serviceName: {{ $fullname }}
   webhookConfigurations:
     - {{ $fullname }}
   conversionCrds: {{- with include "__NAME__.selfManagedCrds" . }}{{ . | nindent 4 }}{{ else }} []{{ end }}

@@ -63,6 +63,13 @@ describe('the rotation of self-managed certificates', () => {
     expect(nextStep(nobody, POLICY, 241 * S)).toEqual({ kind: 'wait', until: 261 * S, reason: 'no replica has reported yet' });
   });
 
+  it('keeps the old CA while a pod the Service sends calls to has not reported the new certificate (a pod from before the switch)', () => {
+    const caughtUp: RotationState = { ...overlap, serving: servingB, replicas: { 'pod-1': { serving: '02', seenAt: 240 * S }, 'pod-2': { serving: '02', seenAt: 240 * S } } };
+    const withOldPod: RotationState = { ...caughtUp, endpoints: ['pod-1', 'pod-2', 'cert-manager-era-pod'] };
+    expect(nextStep(withOldPod, POLICY, 241 * S)).toEqual({ kind: 'wait', until: 261 * S, reason: 'replicas still serving the previous certificate: cert-manager-era-pod' });
+    expect(nextStep({ ...withOldPod, endpoints: ['pod-1', 'pod-2'] }, POLICY, 241 * S)).toEqual({ kind: 'drop-old-cas', keep: caB });
+  });
+
   it('keeps two CAs at most: a CA nearing expiry while the old one is still trusted waits for the drop', () => {
     const stuck: RotationState = { ...overlap, serving: { ...servingB, notBefore: 390 * S, notAfter: 480 * S }, replicas: { 'pod-1': { serving: '01', seenAt: 399 * S } } };
     expect(nextStep(stuck, POLICY, 400 * S)).toEqual({ kind: 'wait', until: 420 * S, reason: 'replicas still serving the previous certificate: pod-1' });
