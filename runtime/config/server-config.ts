@@ -70,9 +70,11 @@ export const SERVER_CONFIG_SCHEMA = {
     certificates: {
       type: 'object',
       fields: {
+        /** `files`: webhook.certDir as mounted; `self-managed`: the replicas issue and rotate it (the settings below). */
         mode: { type: 'enum', values: CERTIFICATE_MODES },
         /** The namespace of the Secret and the Lease: the release's. */
         namespace: { type: 'string' },
+        /** The Secret holding the CAs, the serving certificate and the replicas' reports. */
         secretName: { type: 'string' },
         /** The coordination.k8s.io Lease through which the replicas agree on one issuer. */
         leaseName: { type: 'string' },
@@ -84,8 +86,9 @@ export const SERVER_CONFIG_SCHEMA = {
         webhookConfigurations: { type: 'list', items: { type: 'string' } },
         /** The CustomResourceDefinitions whose conversion webhook gets the CA bundle. */
         conversionCrds: { type: 'list', items: { type: 'string' } },
-        /** Lifetimes; each is renewed two thirds through its life. */
+        /** Lifetime of each CA; a new one joins the bundle two thirds through. */
         caValiditySeconds: { type: 'integer', min: 10, max: 20 * 365 * 24 * 3600 },
+        /** Lifetime of the serving certificate; renewed two thirds through. */
         servingValiditySeconds: { type: 'integer', min: 10, max: 5 * 365 * 24 * 3600 },
         /** How often each replica reads the Secret and the issuer renews the Lease and checks the certificates. */
         checkSeconds: { type: 'integer', min: 1, max: 600 },
