@@ -9,7 +9,7 @@
  *    self-managed certificates: the replicas take over the trust before the old
  *    replica leaves, and the old CA stays trusted until it has left the
  *    Service's endpoints (an EndpointSlice kept here as the controller would);
- * 2. short lifetimes (CA 30 s, serving certificate 12 s), so that the serving
+ * 2. short lifetimes (CA 60 s, serving certificate 12 s), so that the serving
  *    certificate and the CA rotate while the calls go on;
  * 3. the issuer Lease handed to the other replica, which rotates the CA again:
  *    the one that lost it serves on.
@@ -131,7 +131,7 @@ async function startReplica(identity: string, certificates: 'files' | 'self-mana
         serviceName: CONFIGURATION,
         webhookConfigurations: [CONFIGURATION],
         conversionCrds: [CRD],
-        caValiditySeconds: 30,
+        caValiditySeconds: 60,
         servingValiditySeconds: 12,
         checkSeconds: 1,
       },
@@ -321,7 +321,7 @@ describe('self-managed certificates against a real API server', () => {
     replicas.splice(replicas.indexOf(legacy), 1);
     log(`switched to self-managed after ${(Date.now() - started) / 1000} s; ${traffic.calls} calls so far, ${traffic.failures.length} failed`);
 
-    // 2. Rotations: the CA (30 s) renews at 20 s, the serving certificate (12 s) every 8 s.
+    // 2. Rotations: the CA (60 s) renews at 40 s, the serving certificate (12 s) every 8 s.
     await waitFor('a CA rotation completed', async () => (watch.observed.bundles.length >= 5 ? true : undefined), 90_000);
     log(`CA rotated after ${(Date.now() - started) / 1000} s; ${traffic.calls} calls so far, ${traffic.failures.length} failed`);
 

@@ -25,10 +25,17 @@ import {
   replicaReportValue,
   rotationState,
   serialOf,
+  type CertificateMaterial,
   type SecretObject,
 } from './secret-state.js';
 
 const IDLE_TIMEOUT_MS = 10_000;
+
+interface SecretChange {
+  readonly data?: Record<string, string>;
+  readonly annotations?: Record<string, string>;
+  readonly log: () => void;
+}
 
 interface EndpointSlice {
   endpoints?: { conditions?: { serving?: boolean }; targetRef?: { kind?: string; name: string } }[];
@@ -147,9 +154,8 @@ export class SelfManagedCertificates {
         this.options.log.debug({ reason: step.reason, until: new Date(step.until).toISOString() }, 'self-managed certificates: waiting');
         return secret;
       }
-      const next = await this.apply(step, secret, now);
-      if (!next) return this.readSecret();
-      secret = next;
+      // A write that lost a race (a replica's report changed the Secret meanwhile) is decided again on what is there now.
+      secret = (await this.apply(step, secret, now)) ?? (await this.readSecret());
     }
     return secret;
   }
@@ -168,48 +174,56 @@ export class SelfManagedCertificates {
   }
 
   private async apply(step: Exclude<RotationStep, { kind: 'wait' }>, secret: SecretObject | undefined, now: number): Promise<SecretObject | undefined> {
+    const change = await this.change(step, materialOf(secret), now);
+    const data = { ...secret?.data, ...change.data };
+    const annotations = { ...secret?.metadata.annotations, ...change.annotations };
+    // Reports of replicas long gone are dropped so the Secret does not grow.
+    const live = new Set(liveReplicas(rotationState(secret), { ...this.policy, replicaTimeoutMs: 10 * this.policy.replicaTimeoutMs }, now).map(([name]) => name));
+    const kept = Object.entries(annotations).filter(([key]) => !key.startsWith(REPLICA_ANNOTATION_PREFIX) || live.has(key.slice(REPLICA_ANNOTATION_PREFIX.length)));
+    const written = await this.writeSecret(secret, data, Object.fromEntries(kept));
+    if (written) change.log();
+    return written;
+  }
+
+  /** What a step changes in the Secret, and what to log once that is written. */
+  private async change(step: Exclude<RotationStep, { kind: 'wait' }>, material: CertificateMaterial, now: number): Promise<SecretChange> {
     const { log } = this.options;
-    const material = materialOf(secret);
-    const data = { ...secret?.data };
-    const annotations = { ...secret?.metadata.annotations };
     const encode = (text: string) => Buffer.from(text).toString('base64');
     switch (step.kind) {
       case 'add-ca': {
-        const ca = await createCa(`${this.options.dnsNames[0] ?? this.options.secretName} CA`, new Date(now + this.policy.caValidityMs), new Date(now));
+        const notAfter = new Date(now + this.policy.caValidityMs);
+        const ca = await createCa(`${this.options.dnsNames[0] ?? this.options.secretName} CA`, notAfter, new Date(now));
         // The first CA keeps what the API server trusts now (cert-manager's CA, on a switch) until every replica serves the new certificate.
         const kept = step.reason === 'none' ? await currentCaBundle(this.options.api, this.options) : material.caBundle;
         const bundle = [...casOf(kept).map((entry) => entry.pem), ca.cert].join('');
-        Object.assign(data, { 'ca.crt': encode(bundle), 'ca.key': encode(ca.key) });
-        log.info(
-          { reason: step.reason, trusted: casOf(bundle).length, notAfter: new Date(now + this.policy.caValidityMs).toISOString() },
-          'self-managed certificates: new CA added to the bundle',
-        );
-        break;
+        return {
+          data: { 'ca.crt': encode(bundle), 'ca.key': encode(ca.key) },
+          log: () => log.info({ reason: step.reason, trusted: casOf(bundle).length, notAfter: notAfter.toISOString() }, 'self-managed certificates: new CA added to the bundle'),
+        };
       }
       case 'publish': {
         const written = await publishCaBundle(this.options.api, this.options, material.caBundle);
-        annotations[PUBLISHED_ANNOTATION] = publishedValue(step.bundle, Date.now());
-        log.info({ trusted: casOf(material.caBundle).length, written }, 'self-managed certificates: CA bundle published');
-        break;
+        return {
+          annotations: { [PUBLISHED_ANNOTATION]: publishedValue(step.bundle, Date.now()) },
+          log: () => log.info({ trusted: casOf(material.caBundle).length, written }, 'self-managed certificates: CA bundle published'),
+        };
       }
       case 'issue-serving': {
         const signer = casOf(material.caBundle).at(-1)!;
         const serving = await createServing({ cert: signer.pem, key: material.caKey }, this.options.dnsNames, new Date(now + this.policy.servingValidityMs), new Date(now));
-        Object.assign(data, { 'tls.crt': encode(serving.cert), 'tls.key': encode(serving.key) });
-        log.info({ reason: step.reason, serial: serialOf(serving.cert) }, 'self-managed certificates: new serving certificate issued');
-        break;
+        return {
+          data: { 'tls.crt': encode(serving.cert), 'tls.key': encode(serving.key) },
+          log: () => log.info({ reason: step.reason, serial: serialOf(serving.cert) }, 'self-managed certificates: new serving certificate issued'),
+        };
       }
       case 'drop-old-cas': {
         const keep = casOf(material.caBundle).filter((entry) => entry.certificate.fingerprint256 === step.keep.fingerprint);
-        data['ca.crt'] = encode(keep.map((entry) => entry.pem).join(''));
-        log.info({ dropped: casOf(material.caBundle).length - keep.length }, 'self-managed certificates: old CAs removed from the bundle');
-        break;
+        return {
+          data: { 'ca.crt': encode(keep.map((entry) => entry.pem).join('')) },
+          log: () => log.info({ dropped: casOf(material.caBundle).length - keep.length }, 'self-managed certificates: old CAs removed from the bundle'),
+        };
       }
     }
-    // Reports of replicas long gone are dropped so the Secret does not grow.
-    const live = new Set(liveReplicas(rotationState(secret), { ...this.policy, replicaTimeoutMs: 10 * this.policy.replicaTimeoutMs }, now).map(([name]) => name));
-    const kept = Object.entries(annotations).filter(([key]) => !key.startsWith(REPLICA_ANNOTATION_PREFIX) || live.has(key.slice(REPLICA_ANNOTATION_PREFIX.length)));
-    return this.writeSecret(secret, data, Object.fromEntries(kept));
   }
 
   private async writeSecret(secret: SecretObject | undefined, data: Record<string, string>, annotations: Record<string, string>): Promise<SecretObject | undefined> {
