@@ -93,7 +93,8 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
   const objects = options.objectsFile === undefined ? undefined : await (await import('../cache/objects-file.js')).readObjectsFile(options.objectsFile);
   const server = new WebhookServer({ config, webhooks, conversions, log, kube: new LazyKubeClient(), certificate, objects });
   const addresses = await server.start();
-  const certificates = options.dev ? undefined : await startSelfManaged(config, log, () => server.reloadCertificate());
+  // With several workers the primary manages the certificates (serveWithWorkers), and the workers load certDir.
+  const certificates = options.dev || cluster.isWorker ? undefined : await startSelfManaged(config, log, () => server.reloadCertificate());
   return { server, addresses, config, log, certificates };
 }
 
