@@ -18,6 +18,7 @@ export const SERVER_CONFIG_KIND = 'ServerConfig';
 export const DEFAULT_MAX_REQUEST_BYTES = 7 * 1024 * 1024;
 export const TLS_MIN_VERSIONS = ['1.2', '1.3'] as const;
 export const MAX_WORKERS = 64;
+export const CERTIFICATE_MODES = ['files', 'self-managed'] as const;
 
 const listener = {
   /** Address to bind; empty means every interface. */
@@ -59,6 +60,38 @@ export const SERVER_CONFIG_SCHEMA = {
         maxHandshakes: { type: 'integer', min: 1, max: 65535 },
         /** Fallback poll for certificate changes, besides watching the directory. */
         certPollSeconds: { type: 'integer', min: 1, max: 3600 },
+      },
+    },
+    /**
+     * Where the serving certificate comes from: `files` in webhook.certDir (cert-manager's Secret, or yours, mounted there), or
+     * `self-managed`: the replicas elect an issuer that keeps a CA and the serving certificate in a Secret and the CA bundle in
+     * the webhook configurations and CRDs (tls/self-managed/), and every replica writes the Secret's certificate into certDir.
+     */
+    certificates: {
+      type: 'object',
+      fields: {
+        /** `files`: webhook.certDir as mounted; `self-managed`: the replicas issue and rotate it (the settings below). */
+        mode: { type: 'enum', values: CERTIFICATE_MODES },
+        /** The namespace of the Secret and the Lease: the release's. */
+        namespace: { type: 'string' },
+        /** The Secret holding the CAs, the serving certificate and the replicas' reports. */
+        secretName: { type: 'string' },
+        /** The coordination.k8s.io Lease through which the replicas agree on one issuer. */
+        leaseName: { type: 'string' },
+        /** The names the serving certificate carries: the Service's DNS names. */
+        dnsNames: { type: 'list', items: { type: 'string' } },
+        /** The Service the API server calls: old CAs stay trusted until every pod among its endpoints serves the newest certificate. Empty: the reports alone decide. */
+        serviceName: { type: 'string' },
+        /** The Validating- and MutatingWebhookConfigurations whose webhooks get the CA bundle (each kind that exists by this name). */
+        webhookConfigurations: { type: 'list', items: { type: 'string' } },
+        /** The CustomResourceDefinitions whose conversion webhook gets the CA bundle. */
+        conversionCrds: { type: 'list', items: { type: 'string' } },
+        /** Lifetime of each CA; a new one joins the bundle two thirds through. */
+        caValiditySeconds: { type: 'integer', min: 10, max: 20 * 365 * 24 * 3600 },
+        /** Lifetime of the serving certificate; renewed two thirds through. */
+        servingValiditySeconds: { type: 'integer', min: 10, max: 5 * 365 * 24 * 3600 },
+        /** How often each replica reads the Secret and the issuer renews the Lease and checks the certificates. */
+        checkSeconds: { type: 'integer', min: 1, max: 600 },
       },
     },
     health: {
@@ -114,6 +147,19 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
     maxConnections: 1024,
     maxHandshakes: 128,
     certPollSeconds: 10,
+  },
+  certificates: {
+    mode: 'files',
+    namespace: '',
+    secretName: '',
+    leaseName: '',
+    dnsNames: [],
+    serviceName: '',
+    webhookConfigurations: [],
+    conversionCrds: [],
+    caValiditySeconds: 10 * 365 * 24 * 3600,
+    servingValiditySeconds: 90 * 24 * 3600,
+    checkSeconds: 10,
   },
   health: { bindAddress: '', port: 8081, stallSeconds: 20 },
   metrics: { bindAddress: '', port: 8080 },

@@ -16,6 +16,17 @@ export interface GetOptions {
   readonly idleTimeoutMs: number;
 }
 
+export interface JsonRequestOptions {
+  readonly body?: unknown;
+  readonly contentType?: string;
+  readonly idleTimeoutMs: number;
+}
+
+export interface JsonResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
 /** No data from the API server for `idleTimeoutMs`: the connection is presumed dead. */
 export class IdleTimeout extends Error {
   constructor(idleTimeoutMs: number) {
@@ -77,6 +88,33 @@ export class ApiConnection {
       req.on('error', reject);
       req.end();
     });
+  }
+
+  /**
+   * One JSON request (PUT, POST, PATCH, GET) and its whole answer; `contentType` for PATCH bodies. Statuses are
+   * the caller's to judge: 404 and 409 are answers, not failures, to the certificate issuer.
+   */
+  async json(method: string, urlPath: string, { body, contentType = 'application/json', idleTimeoutMs }: JsonRequestOptions): Promise<JsonResponse> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const token = this.settings.token?.current();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    if (payload) Object.assign(headers, { 'Content-Type': contentType, 'Content-Length': String(payload.length) });
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = this.transport.request(`${this.base}${urlPath}`, { method, agent: this.agent, headers }, resolve);
+      req.setTimeout(idleTimeoutMs, () => req.destroy(new IdleTimeout(idleTimeoutMs)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+    if (response.statusCode === 401) this.settings.token?.rejected();
+    const text = await readText(response);
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+    return { status: response.statusCode ?? 0, body: parsed };
   }
 
   /** Closes the kept-alive connections. */

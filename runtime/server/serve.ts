@@ -15,6 +15,7 @@ import { importHandlerModules, RegistrationError, registerConversions, registerW
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 import { WORKER_SLOT_ENV, WorkerPool, type FromWorker, type ToWorker } from './worker-pool.js';
 import { DEFAULT_COMPILED_HANDLERS } from '../project-layout.js';
+import type { SelfManagedCertificates } from '../tls/self-managed/manager.js';
 
 export interface ServeOptions {
   /** ServerConfig file; without one, the defaults. */
@@ -37,6 +38,8 @@ export interface ServeOptions {
 
 export interface RunningServer {
   server: WebhookServer;
+  /** With certificates.mode self-managed: the issuer election and the Secret's certificate. */
+  certificates?: SelfManagedCertificates;
   addresses: ListeningAddresses;
   config: ServerConfig;
   log: Logger;
@@ -90,7 +93,9 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
   const objects = options.objectsFile === undefined ? undefined : await (await import('../cache/objects-file.js')).readObjectsFile(options.objectsFile);
   const server = new WebhookServer({ config, webhooks, conversions, log, kube: new LazyKubeClient(), certificate, objects });
   const addresses = await server.start();
-  return { server, addresses, config, log };
+  // With several workers the primary manages the certificates (serveWithWorkers), and the workers load certDir.
+  const certificates = options.dev || cluster.isWorker ? undefined : await startSelfManaged(config, log, () => server.reloadCertificate());
+  return { server, addresses, config, log, certificates };
 }
 
 /**
@@ -110,9 +115,23 @@ export async function serveUntilSignalled(options: ServeOptions): Promise<void> 
   onSignals(() => void stop(false));
 }
 
+/**
+ * Self-managed certificates, when configured: loaded only then (the API client, the issuer). The first check is not
+ * awaited: until it writes the serving certificate into certDir the server is unready, as without a mounted one.
+ */
+async function startSelfManaged(config: ServerConfig, log: Logger, reload: () => Promise<string | undefined>): Promise<SelfManagedCertificates | undefined> {
+  if (config.certificates.mode !== 'self-managed') return undefined;
+  const { selfManagedCertificates } = await import('../tls/self-managed/from-config.js');
+  const certificates = selfManagedCertificates(config, log, reload);
+  void certificates.start();
+  return certificates;
+}
+
 /** The primary of `workers` > 1: forks the workers, serves probes and metrics, coordinates the drain. */
 async function serveWithWorkers(config: ServerConfig): Promise<void> {
   const log = createLogger(config.log.level);
+  // The primary issues and writes certDir; each worker's certificate watcher loads it from there (it cannot say when: undefined).
+  await startSelfManaged(config, log, () => Promise.resolve(undefined));
   const pool = new WorkerPool(config, log);
   onSignals(() => void pool.shutdown().then(() => process.exit(0)));
   try {

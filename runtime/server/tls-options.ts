@@ -39,8 +39,8 @@ export interface ServingCertificate {
   /** Whether a certificate is in use (a fixed one, or one certDir gave). */
   readonly loaded: () => boolean;
   readonly start: () => Promise<void>;
-  /** Loads certDir now, instead of when the watch or the poll next notices a change. */
-  readonly reload: () => Promise<void>;
+  /** Loads certDir now, instead of when the watch or the poll next notices a change; the serial served then. */
+  readonly reload: () => Promise<string | undefined>;
   readonly stop: () => void;
 }
 
@@ -52,8 +52,8 @@ export function servingCertificate(
 ): ServingCertificate {
   if (certificate) {
     metrics.certificateExpiry.set(notAfterOf(certificate).getTime() / 1000);
-    const nothing = () => Promise.resolve();
-    return { loaded: () => true, start: nothing, reload: nothing, stop: () => undefined };
+    const serial = new X509Certificate(certificateOf(certificate)).serialNumber;
+    return { loaded: () => true, start: () => Promise.resolve(), reload: () => Promise.resolve(serial), stop: () => undefined };
   }
   const dir = config.certDir;
   const protocol = protocolOptions(config);
@@ -70,10 +70,18 @@ export function servingCertificate(
       onError: () => metrics.certificateReloadErrors.inc(),
     },
   );
-  return { loaded: () => watcher.current !== undefined, start: () => watcher.start(), reload: () => watcher.reload(), stop: () => watcher.stop() };
+  return {
+    loaded: () => watcher.current !== undefined,
+    start: () => watcher.start(),
+    reload: () => watcher.reload().then(() => watcher.current?.serial),
+    stop: () => watcher.stop(),
+  };
+}
+
+function certificateOf(context: SecureContextOptions) {
+  return (Array.isArray(context.cert) ? context.cert[0] : context.cert)!;
 }
 
 function notAfterOf(context: SecureContextOptions): Date {
-  const cert = Array.isArray(context.cert) ? context.cert[0] : context.cert;
-  return new Date(new X509Certificate(cert!).validTo);
+  return new Date(new X509Certificate(certificateOf(context)).validTo);
 }

@@ -113,6 +113,11 @@ export class WebhookServer {
     else notFound(req, res);
   }
 
+  /** Loads certDir now (self-managed certificates have just written it); the serial of the certificate served then. */
+  reloadCertificate(): Promise<string | undefined> {
+    return this.certificate.reload();
+  }
+
   /** Paths the chart expects that no registered class serves. */
   missingPaths(): string[] {
     return this.options.config.expectedPaths.filter((path) => !this.endpoints.has(path));

@@ -23,6 +23,8 @@ export interface LoadedCertificate {
   readonly context: SecureContextOptions;
   readonly notAfter: Date;
   readonly subject: string;
+  /** Hex, as X509Certificate gives it. */
+  readonly serial: string;
 }
 
 export interface CertificateWatcherOptions {
@@ -104,7 +106,7 @@ export class CertificateWatcher {
       this.bytes = bytes;
       // cert-manager issues serving certificates with an empty subject and only SANs.
       const subject = x509.subject ? x509.subject.replaceAll('\n', ', ') : (x509.subjectAltName ?? '');
-      this.loaded = { context, notAfter: new Date(x509.validTo), subject };
+      this.loaded = { context, notAfter: new Date(x509.validTo), subject, serial: x509.serialNumber };
       this.options.log.info({ subject: this.loaded.subject, notAfter: this.loaded.notAfter.toISOString(), certFile: this.files.certFile }, 'serving certificate loaded');
       this.options.onLoad(this.loaded);
     } catch (error) {

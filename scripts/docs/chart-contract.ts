@@ -85,7 +85,8 @@ export function chartContractPage(root: string): string {
     '',
     paragraph(`${comments.get('servingCertificateSuffix')!} Some template must make a cert-manager ${code('Certificate')} named
       ${code(certificate)}; the generated configurations carry ${code(`cert-manager.io/inject-ca-from: <namespace>/${certificate}`)}
-      when ${code('certManager.enabled')} is true.`),
+      when the ${code('caSource')} helper says ${code('cert-manager')}, and ${code('caBundle')} from ${code('webhook.caBundle')} when it
+      says ${code('values')} (with ${code('self-managed')}, the server writes ${code('caBundle')} itself).`),
     '',
     '## RBAC rules',
     '',

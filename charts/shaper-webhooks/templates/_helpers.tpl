@@ -37,6 +37,30 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
+{{/*
+Where the webhooks' CA bundle comes from: "cert-manager" (its cainjector), "self-managed" (the server writes it),
+or "values" (webhook.caBundle, with a serving-cert Secret you create). The generated templates read it.
+*/}}
+{{- define "shaper-webhooks.caSource" -}}
+{{- if eq .Values.certificates.mode "self-managed" }}self-managed
+{{- else if .Values.certManager.enabled }}cert-manager
+{{- else }}values
+{{- end }}
+{{- end }}
+
+{{/* The Secret and the Lease of self-managed certificates: read by the server (ServerConfig) and granted to it (rbac.yaml). */}}
+{{- define "shaper-webhooks.selfManagedSecret" -}}
+{{ include "shaper-webhooks.fullname" . }}-certificates
+{{- end }}
+{{- define "shaper-webhooks.selfManagedLease" -}}
+{{ include "shaper-webhooks.fullname" . }}-certificate-issuer
+{{- end }}
+
+{{/* The CRDs whose conversion webhook the server answers, when this release installs them: self-managed certificates write their caBundle. */}}
+{{- define "shaper-webhooks.selfManagedCrds" -}}
+{{- if .Values.crds.install }}{{ include "shaper-webhooks.conversionCrds" . }}{{ end }}
+{{- end }}
+
 {{/* Where the serving-cert Secret is mounted: controller-runtime's default cert dir. */}}
 {{- define "shaper-webhooks.certDir" -}}
 /tmp/k8s-webhook-server/serving-certs
@@ -67,6 +91,25 @@ webhook:
   maxRequestBytes: {{ int64 $s.maxRequestBytes }}
   maxConnections: {{ int64 $s.maxConnections }}
   maxHandshakes: {{ int64 $s.maxHandshakes }}
+{{- if eq .Values.certificates.mode "self-managed" }}
+{{- $fullname := include "shaper-webhooks.fullname" . }}
+{{- $sm := .Values.certificates.selfManaged }}
+certificates:
+  mode: self-managed
+  namespace: {{ .Release.Namespace }}
+  secretName: {{ include "shaper-webhooks.selfManagedSecret" . }}
+  leaseName: {{ include "shaper-webhooks.selfManagedLease" . }}
+  dnsNames:
+    - {{ $fullname }}.{{ .Release.Namespace }}.svc
+    - {{ $fullname }}.{{ .Release.Namespace }}.svc.cluster.local
+  serviceName: {{ $fullname }}
+  webhookConfigurations:
+    - {{ $fullname }}
+  conversionCrds: {{- with include "shaper-webhooks.selfManagedCrds" . }}{{ . | nindent 4 }}{{ else }} []{{ end }}
+  caValiditySeconds: {{ mul $sm.caValidityHours 3600 }}
+  servingValiditySeconds: {{ mul $sm.servingValidityHours 3600 }}
+  checkSeconds: {{ $sm.checkSeconds }}
+{{- end }}
 health:
   port: {{ $s.ports.health }}
   stallSeconds: {{ $s.livenessStallSeconds }}

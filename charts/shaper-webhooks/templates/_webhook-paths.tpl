@@ -6,3 +6,7 @@
 - "/validate-assignment"
 - "/validate-profile"
 {{- end }}
+{{- /* The CustomResourceDefinitions whose conversion webhook the server answers: self-managed certificates write their caBundle. */ -}}
+{{- define "shaper-webhooks.conversionCrds" -}}
+- "profiles.shaper.io"
+{{- end }}

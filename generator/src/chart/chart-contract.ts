@@ -12,9 +12,9 @@ import { diagnosticIn, type Diagnostic } from '../diagnostics.js';
 
 export const CHART_CONTRACT = {
   /** Helpers `<chart name>.<helper>` the generated webhook configurations include. */
-  helpers: ['fullname', 'labels'],
+  helpers: ['fullname', 'labels', 'caSource'],
   /** Values the generated webhook configurations read (values.yaml must declare them). */
-  values: ['certManager.enabled', 'webhook.url', 'webhook.caBundle', 'webhook.excludeSystemNamespaces', 'service.port'],
+  values: ['webhook.url', 'webhook.caBundle', 'webhook.excludeSystemNamespaces', 'service.port'],
   /** Values the generated CRD templates read, when the sources declare kinds. */
   crdValues: ['crds.install', 'crds.keep'],
   /** The cert-manager Certificate whose CA cainjector injects: `<fullname>` + this suffix. */

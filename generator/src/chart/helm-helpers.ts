@@ -6,11 +6,13 @@ import { CHART_CONTRACT } from './chart-contract.js';
 
 /** The chart's names the templates use, each from the chart contract. */
 export function helmHelpers(chartName: string) {
-  const [fullname, labels] = CHART_CONTRACT.helpers;
+  const [fullname, labels, caSource] = CHART_CONTRACT.helpers;
   return {
     fullname: `include "${chartName}.${fullname}" $`,
     labels: `include "${chartName}.${labels}" $`,
+    caSource: `include "${chartName}.${caSource}" $`,
     webhookPaths: `${chartName}.webhookPaths`,
+    conversionCrds: `${chartName}.conversionCrds`,
     rbacRules: `${chartName}.${CHART_CONTRACT.rbacHelper}`,
     servingCertificateSuffix: CHART_CONTRACT.servingCertificateSuffix,
   };

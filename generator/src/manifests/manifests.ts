@@ -95,6 +95,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
         webhooks.map((w) => w.webhook),
         chartName,
         conversions.map((c) => c.conversion.path),
+        conversionCrdNames(crdScan.crds, conversions),
       ),
     ),
   });
@@ -112,6 +113,12 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   files.push(...types.modules);
   const obsolete = [...obsoleteCrdFiles(config.chartDir, files), ...types.obsolete];
   return { files, webhooks, policies, conversions, crds: crdScan.crds, typesModules: types.modules.length, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+}
+
+/** The CRDs whose kind has a `@Conversion`. */
+function conversionCrdNames(crds: readonly Crd[], conversions: readonly DecoratedConversion[]): string[] {
+  const converted = new Set(conversions.map(({ conversion }) => `${conversion.group}/${conversion.kind}`));
+  return crds.filter((crd) => converted.has(`${crd.group}/${crd.names.kind}`)).map((crd) => crd.name);
 }
 
 function readChartName(chartDir: string): string {

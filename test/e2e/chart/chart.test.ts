@@ -34,9 +34,10 @@ const deploymentOf = (objects: K8sObject[]) => findObject(objects, 'Deployment',
 const configOf = (objects: K8sObject[]) => parseServerConfig(findObject(objects, 'ConfigMap', `${FULLNAME}-config`).data['config.yaml'], 'config.yaml');
 
 describe('shaper-webhooks chart', () => {
-  it('passes helm lint --strict with defaults and with every option on', async () => {
+  it('passes helm lint --strict with defaults, with every option on, and with self-managed certificates', async () => {
     await expect(helmLint(CHART)).resolves.toContain('0 chart(s) failed');
     await expect(helmLint(CHART, { set: ALL_ON })).resolves.toContain('0 chart(s) failed');
+    await expect(helmLint(CHART, { set: { 'certificates.mode': 'self-managed' } })).resolves.toContain('0 chart(s) failed');
   });
 
   it('renders one Deployment serving every webhook, restricted, with probes, mounts and spread', async () => {
@@ -168,6 +169,64 @@ describe('shaper-webhooks chart', () => {
     expect(service.spec.ports).toEqual([{ name: 'webhook', port: 443, targetPort: 'webhook', protocol: 'TCP' }]);
     expect(findObject(objects, 'PodDisruptionBudget', FULLNAME).spec.minAvailable).toBe(1);
     expect(objects.some((o) => o.kind === 'NetworkPolicy' || o.kind === 'ServiceMonitor')).toBe(false);
+  });
+
+  it('with certificates.mode self-managed: no cert-manager objects or caBundle, the ServerConfig to issue with, and RBAC by name', async () => {
+    const objects = await helmTemplate(CHART, { ...release, set: { 'certificates.mode': 'self-managed' } });
+    expect(objects.filter((o) => ['Certificate', 'Issuer'].includes(o.kind))).toEqual([]);
+    const configurations = objects.filter((o) => o.kind.endsWith('WebhookConfiguration'));
+    const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
+    expect(configurations.map((o) => o.metadata.name)).toEqual([FULLNAME, FULLNAME]);
+    expect([...configurations, ...crds].filter((o) => o.metadata.annotations?.['cert-manager.io/inject-ca-from'])).toEqual([]);
+    const clientConfigs = [
+      ...configurations.flatMap((o) => (o.webhooks as { clientConfig: object }[]).map((w) => w.clientConfig)),
+      ...crds.flatMap((o) => (o.spec.conversion?.webhook ? [o.spec.conversion.webhook.clientConfig as object] : [])),
+    ];
+    expect(clientConfigs.filter((config) => 'caBundle' in config)).toEqual([]);
+    expect(configOf(objects).certificates).toEqual({
+      mode: 'self-managed',
+      namespace: 'shaper-system',
+      secretName: `${FULLNAME}-certificates`,
+      leaseName: `${FULLNAME}-certificate-issuer`,
+      dnsNames: [`${FULLNAME}.shaper-system.svc`, `${FULLNAME}.shaper-system.svc.cluster.local`],
+      serviceName: FULLNAME,
+      webhookConfigurations: [FULLNAME],
+      conversionCrds: ['profiles.shaper.io'],
+      caValiditySeconds: 87600 * 3600,
+      servingValiditySeconds: 2160 * 3600,
+      checkSeconds: 10,
+    });
+    const pod = deploymentOf(objects).spec.template.spec;
+    expect(pod.containers[0].env).toEqual([
+      FIXED_MMAP_THRESHOLD,
+      { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+      { name: 'NODE_OPTIONS', value: '--max-semi-space-size=4 --max-old-space-size=112' },
+    ]);
+    expect(pod.volumes.map((volume: { name: string }) => volume.name)).toEqual(['config', 'tmp']);
+    expect(findObject(objects, 'Role', `${FULLNAME}-certificates`).rules).toEqual([
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [`${FULLNAME}-certificate-issuer`], verbs: ['get', 'update'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      { apiGroups: [''], resources: ['secrets'], resourceNames: [`${FULLNAME}-certificates`], verbs: ['get', 'update', 'patch'] },
+      { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list'] },
+    ]);
+    expect(findObject(objects, 'ClusterRole', `${FULLNAME}-certificates`).rules).toEqual([
+      { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations'], resourceNames: [FULLNAME], verbs: ['get', 'update'] },
+      { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: ['profiles.shaper.io'], verbs: ['get', 'update'] },
+    ]);
+    for (const kind of ['RoleBinding', 'ClusterRoleBinding']) {
+      expect(findObject(objects, kind, `${FULLNAME}-certificates`).subjects).toEqual([{ kind: 'ServiceAccount', name: FULLNAME, namespace: 'shaper-system' }]);
+    }
+    // Without the CRDs, no CRD permission; without rbac.create, no RBAC at all.
+    const withoutCrds = await helmTemplate(CHART, { ...release, set: { 'certificates.mode': 'self-managed', 'crds.install': false } });
+    expect(findObject(withoutCrds, 'ClusterRole', `${FULLNAME}-certificates`).rules).toHaveLength(1);
+    expect(configOf(withoutCrds).certificates.conversionCrds).toEqual([]);
+    const withoutRbac = await helmTemplate(CHART, { ...release, set: { 'certificates.mode': 'self-managed', 'rbac.create': false } });
+    expect(withoutRbac.filter((o) => o.kind.startsWith('Role') || o.kind.startsWith('ClusterRole'))).toEqual([]);
+    // In the default mode, none of it.
+    const defaults = await helmTemplate(CHART, release);
+    expect(defaults.filter((o) => o.metadata.name === `${FULLNAME}-certificates`)).toEqual([]);
+    expect(configOf(defaults).certificates.mode).toBe('files');
   });
 
   it('with every option on: existing ClusterIssuer, NetworkPolicy by port, ServiceMonitor, custom ServiceAccount and rules', async () => {

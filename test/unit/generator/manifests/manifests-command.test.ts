@@ -141,11 +141,11 @@ export class Lookup { validateCreate() {} }`,
     expect(await runManifests({}, project.dir)).toBe(1);
     const contract = '(see "Chart contract" in the shaper-gen README)';
     expect(printed(error).split('\n')).toEqual([
-      `charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare certManager.enabled, which the generated webhook configurations read ${contract}`,
       `charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare webhook.url, which the generated webhook configurations read ${contract}`,
       `charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare webhook.caBundle, which the generated webhook configurations read ${contract}`,
       `charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare webhook.excludeSystemNamespaces, which the generated webhook configurations read ${contract}`,
       `charts/shaper-webhooks/templates/_helpers.tpl:1:1: no template defines "shaper-webhooks.fullname", which the generated webhook configurations include (helpers are named after Chart.yaml's name "shaper-webhooks") ${contract}`,
+      `charts/shaper-webhooks/templates/_helpers.tpl:1:1: no template defines "shaper-webhooks.caSource", which the generated webhook configurations include (helpers are named after Chart.yaml's name "shaper-webhooks") ${contract}`,
       `charts/shaper-webhooks/templates:1:1: no template makes the cert-manager Certificate "<fullname>-serving-cert" whose CA cainjector injects into the generated webhook configurations ${contract}`,
       `charts/shaper-webhooks/templates:1:1: webhooks declare rbac or cache, but no template includes "shaper-webhooks.rbacRules": the server's ServiceAccount would not get those permissions ${contract}`,
       'shaper-gen: 7 problem(s); nothing was written',
