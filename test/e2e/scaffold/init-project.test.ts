@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import https from 'node:https';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/fixture-project.js';
@@ -124,6 +124,29 @@ describe('shaper-gen init in a fresh npm project', () => {
     expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks)');
     await sh('npm', ['run', 'typecheck']);
     expect(await helmLint(path.join(project, 'charts', NAME))).toContain('0 chart(s) failed');
+  });
+
+  it('fails npm test on a type error that vitest alone runs green: a test reading a field its type does not have', async () => {
+    const file = path.join(project, 'src/webhooks/stale-field.test.ts');
+    writeFileSync(
+      file,
+      `import type { V1ConfigMap } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+const configMap: V1ConfigMap = { data: { mode: 'fast' } };
+it('reads a renamed field', () => expect(configMap.datas).toBeUndefined());
+`,
+    );
+    try {
+      expect((await sh('npx', ['vitest', 'run', 'src/webhooks/stale-field.test.ts'])).stdout).toMatch(/Tests\s+1 passed/);
+      const failed = await sh('npm', ['test']).then(
+        () => undefined,
+        (error: { stdout: string; code: number }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stdout).toContain("src/webhooks/stale-field.test.ts(4,57): error TS2551: Property 'datas' does not exist on type 'V1ConfigMap'. Did you mean 'data'?");
+    } finally {
+      rmSync(file);
+    }
   });
 
   it('never overwrites: a second init writes nothing and lists the file the user changed', async () => {
