@@ -66,6 +66,7 @@ describe('a generated CRD in the chart', () => {
             { name: 'Size', type: 'string', jsonPath: '.spec.size', description: 'The size, small to large', priority: 1 },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           ],
+          selectableFields: [{ jsonPath: '.spec.size' }],
           schema: { openAPIV3Schema: JSON.parse(JSON.stringify(model.versions[0]!.schema)) },
         },
       ],

@@ -119,6 +119,14 @@ export const MARKERS: readonly MarkerDefinition[] = [
     help: 'A column of `kubectl get`, in the order written: `name=… type=… jsonPath=…` and optionally description, format and priority. Declaring any replaces the default Age column: add it as `name=Age type=date jsonPath=.metadata.creationTimestamp`.',
   },
   {
+    name: 'selectablefield',
+    place: 'kind',
+    repeatable: true,
+    argument: { kind: 'keys', keys: { jsonPath: { type: 'string', required: true } } },
+    writes: '`spec.versions[].selectableFields[]`',
+    help: 'A field clients can select on, as on metadata.name: `kubectl get --field-selector spec.color=blue`. `jsonPath=…` names a string, integer or boolean field outside metadata and lists, at most 8 per version. Kubernetes 1.31 or later (1.30 has them behind the CustomResourceFieldSelectors feature gate, off by default, and drops them).',
+  },
+  {
     name: 'storageversion',
     place: 'kind',
     argument: flag,
