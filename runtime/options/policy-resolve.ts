@@ -4,16 +4,16 @@
  * the API server would apply. Used by the decorator at runtime and by the
  * generator on statically evaluated arguments, as resolve.ts is for webhooks.
  */
-import { didYouMean } from '../did-you-mean.js';
 import type { Problem } from '../problems.js';
-import { isPlainObject, type Report } from './check.js';
+import { POLICY_SPELLINGS } from './api-spellings.js';
+import { checkKeys, isPlainObject, type Report } from './check.js';
 import { isDnsSubdomain, MAX_DNS_SUBDOMAIN } from './kubernetes-names.js';
 import { checkFields, type Fields } from './fields.js';
 import { MUTATING_POLICY_FIELDS } from './mutating-policy-fields.js';
 import type { MutatingPolicyOptions, ResolvedMutatingPolicy } from './mutating-policy-types.js';
 import { VALIDATING_POLICY_FIELDS } from './policy-fields.js';
 import type { PolicyOptions, ResolvedPolicy, ResolvedValidatingPolicy, ValidatingPolicyOptions } from './policy-types.js';
-import { nameDomain, resolveRule } from './resolve.js';
+import { nameDomain, optionKeys, resolveRule } from './resolve.js';
 
 /** `ProfileTierPolicy` → `profile-tier-policy.<first rule group with a dot, else shaper-gen.io>`. */
 export function defaultPolicyName(className: string, rules: readonly { readonly groups: readonly string[] }[] = []): string {
@@ -42,13 +42,10 @@ function resolvePolicyOptions<O extends PolicyOptions, R extends ResolvedPolicy>
     report([], `${kind.decorator} expects an options object`);
     return { problems };
   }
-  const known = Object.keys(kind.fields);
-  for (const key of Object.keys(raw)) {
-    if (!known.includes(key)) report([key], `unknown option "${key}"; ${didYouMean(key, known)}known options: ${known.join(', ')}`);
-  }
-  const options = checkFields(raw, kind.fields, report);
-  checkSharedOptions(raw, options, className, report);
-  kind.check(raw, options, report);
+  const checked = checkKeys(raw, [], report, optionKeys(Object.keys(kind.fields), POLICY_SPELLINGS));
+  const options = checkFields(raw, kind.fields, checked);
+  checkSharedOptions(raw, options, className, checked);
+  kind.check(raw, options, checked);
   const { rules } = options;
   if (problems.length > 0 || rules === undefined) return { problems };
   const complete = { ...options, rules } as O;

@@ -219,6 +219,28 @@ export interface Third extends KubernetesObject {
     ]);
   });
 
+  it('keys spelt as kubebuilder spells them, or misspelt: one message each, naming the key here', () => {
+    expect(
+      problems({
+        'src/api/k.ts': `${HEAD}/**
+ * @shaper:resource
+ * @shaper:subresource scale specpath=.spec.replicas statuspath=.status.replicas
+ * @shaper:printcolumn name=Image type=string JSONPath=.spec.image
+ * @shaper:printcolumn name=Size type=string jsonpaht=.spec.image
+ */
+export interface Thing extends KubernetesObject {
+  spec?: { replicas?: number; image?: string };
+  status?: { replicas?: number };
+}
+`,
+      }),
+    ).toEqual([
+      'src/api/k.ts:4:30: @shaper:subresource: write specReplicasPath=, not specpath= ("specpath" is kubebuilder\'s name for it)',
+      'src/api/k.ts:5:47: @shaper:printcolumn: write jsonPath=, not JSONPath= ("JSONPath" is kubebuilder\'s name for it)',
+      'src/api/k.ts:6:46: @shaper:printcolumn has no key "jsonpaht"; did you mean "jsonPath"? its keys: name, type, jsonPath, description, format, priority',
+    ]);
+  });
+
   it('JSON paths of printer columns, scale and selectable fields followed through the schema, at the step that is wrong, naming the nearest field', () => {
     expect(
       problems({
