@@ -10,6 +10,7 @@
 export { glob } from 'tinyglobby';
 export { parse as parseYaml } from 'yaml';
 export { handlerShapeProblem } from '../contract.js';
+export { countOf, listCounts } from '../count-words.js';
 export { didYouMean } from '../did-you-mean.js';
 export type { DocumentOf, Schema } from '../config/schema.js';
 export { readYamlConfig } from '../config/yaml-config.js';

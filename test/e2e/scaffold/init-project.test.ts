@@ -94,7 +94,7 @@ describe('shaper-gen init in a fresh npm project', () => {
     expect(user.initOutput).toContain(`for chart "${NAME}"`);
     expect(user.initOutput).toContain(`wrote charts/${NAME}/templates/validating-webhook-configuration.yaml`);
     expect(user.initOutput).toContain(`wrote charts/${NAME}/templates/validating-admission-policies.yaml`);
-    expect(user.initOutput).toContain('shaper-gen: 2 webhooks and 1 policies from');
+    expect(user.initOutput).toContain('shaper-gen: 2 webhooks and 1 policy from');
     expect(user.initOutput.split('\n').filter((line) => line.includes('build context'))).toEqual([
       `  package.json: dependencies.${RUNTIME_PACKAGE} is now file:vendor/${runtimeTarball}, a copy of file:../${runtimeTarball} inside the image's build context`,
       `  package.json: devDependencies.${GENERATOR_PACKAGE} is now file:vendor/${generatorTarball}, a copy of file:../${generatorTarball} inside the image's build context`,
@@ -121,7 +121,7 @@ describe('shaper-gen init in a fresh npm project', () => {
     const tests = (await sh('npm', ['test'])).stdout;
     expect(tests).toMatch(/Tests\s+6 passed/);
     expect(tests).toContain('src/policies/configmap-team-policy.test.ts');
-    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks)');
+    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks and 1 policy)');
     await sh('npm', ['run', 'typecheck']);
     expect(await helmLint(path.join(project, 'charts', NAME))).toContain('0 chart(s) failed');
   });
@@ -153,14 +153,14 @@ it('reads a renamed field', () => expect(configMap.datas).toBeUndefined());
     const file = path.join(project, 'src/webhooks/configmap-validator.ts');
     writeFileSync(file, `${readFileSync(file, 'utf8')}// changed by the user\n`);
     const { stdout } = await sh('npx', ['shaper-gen', 'init', '--no-install']);
-    expect(stdout).toContain('0 file(s) written');
+    expect(stdout).toContain('0 files written');
     expect(stdout).toContain('kept as they are (--force overwrites):\n    src/webhooks/configmap-validator.ts\n');
   });
 
   it('serves a core-resource webhook typed with @kubernetes/client-node: generated, tested, typechecked, rendered with its RBAC', async () => {
     writeFileSync(path.join(project, 'src/webhooks/secret-validator.ts'), SECRET_VALIDATOR);
     await sh('npm', ['run', 'manifests']);
-    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('(3 webhooks)');
+    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('(3 webhooks and 1 policy)');
     await sh('npm', ['run', 'typecheck']);
     await sh('npm', ['run', 'build']);
     expect((await sh('npm', ['test'])).stdout).toMatch(/Tests\s+6 passed/);
@@ -227,7 +227,7 @@ it('reads a renamed field', () => expect(configMap.datas).toBeUndefined());
       );
       expect(failure?.split('\n').filter((line) => line.startsWith('src/') || line.startsWith('shaper-gen:'))).toEqual([
         "src/policies/configmap-team-policy.ts:12:19: validations[0].expression: CEL compilation failed at column 1: Logical operator requires bool operands, got 'int'",
-        'shaper-gen: 1 problem(s); nothing was written',
+        'shaper-gen: 1 problem; nothing was written',
       ]);
       expect(readFileSync(path.join(project, 'charts', NAME, 'templates/validating-admission-policies.yaml'), 'utf8')).toBe(generated);
     } finally {
