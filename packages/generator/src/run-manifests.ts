@@ -34,10 +34,7 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
     const changed = [...writeGeneratedFiles(result.files), ...removeObsoleteFiles(result.obsolete)];
     writeInputsRecord(config.root, config.handlersModule, result.inputs);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    console.log(
-      `shaper-gen: ${declared(result)} from ${result.candidateFiles} of ${countOf(result.scannedFiles, 'file')}; ` +
-        `${countOf(changed.length, 'file')} updated in ${seconds}s`,
-    );
+    console.log(`shaper-gen: ${declared(result)} from ${result.candidateFiles} of ${countOf(result.scannedFiles, 'file')}; ` + `${countOf(changed.length, 'file')} updated in ${seconds}s`);
     for (const file of changed) console.log(`  ${result.obsolete.includes(file) ? 'removed' : 'wrote'} ${relative(file)}`);
     return 0;
   } catch (error) {
@@ -50,10 +47,5 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
 
 /** "2 webhooks, 1 policy, 1 conversion and 2 CRDs": webhooks always, the others when there are any. */
 function declared(result: GenerationResult): string {
-  return listCounts(
-    countOf(result.webhooks.length, 'webhook'),
-    [result.policies.length, 'policy', 'policies'],
-    [result.conversions.length, 'conversion'],
-    [result.crds.length, 'CRD'],
-  );
+  return listCounts(countOf(result.webhooks.length, 'webhook'), [result.policies.length, 'policy', 'policies'], [result.conversions.length, 'conversion'], [result.crds.length, 'CRD']);
 }
