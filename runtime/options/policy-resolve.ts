@@ -13,9 +13,14 @@ import { MUTATING_POLICY_FIELDS } from './mutating-policy-fields.js';
 import type { MutatingPolicyOptions, ResolvedMutatingPolicy } from './mutating-policy-types.js';
 import { VALIDATING_POLICY_FIELDS } from './policy-fields.js';
 import type { PolicyOptions, ResolvedPolicy, ResolvedValidatingPolicy, ValidatingPolicyOptions } from './policy-types.js';
-import { nameDomain, optionKeys, resolveRule } from './resolve.js';
+import { optionKeys, ownDomain, resolveRule } from './resolve.js';
 
-/** `ProfileTierPolicy` → `profile-tier-policy.<first rule group with a dot, else shaper-gen.io>`. */
+/**
+ * `ProfileTierPolicy` → `profile-tier-policy.<the first rule group that is the user's domain>`, or
+ * `profile-tier-policy` alone when the rules name only core and Kubernetes' groups: a policy's name
+ * needs no domain (unlike a webhook's), and one the user does not own (shaper-gen.io, networking.k8s.io)
+ * would only claim it.
+ */
 export function defaultPolicyName(className: string, rules: readonly { readonly groups: readonly string[] }[] = []): string {
   const kebab = className
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
@@ -23,7 +28,8 @@ export function defaultPolicyName(className: string, rules: readonly { readonly 
     .replace(/[^A-Za-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .toLowerCase();
-  return `${kebab}.${nameDomain(rules)}`;
+  const domain = ownDomain(rules);
+  return domain === undefined ? kebab : `${kebab}.${domain}`;
 }
 
 /** What differs between the policy kinds: the decorator's name, its option table, its own checks and defaults. */

@@ -28,6 +28,20 @@ export function nameDomain(rules: readonly { readonly groups: readonly string[] 
   return rules.flatMap((rule) => rule.groups).find((group) => group.includes('.') && isDnsSubdomain(group)) ?? DEFAULT_NAME_SUFFIX;
 }
 
+/** The domains of Kubernetes' own API groups (apps, networking.k8s.io, …): reserved to the project, owned by no user. */
+const KUBERNETES_DOMAINS = ['k8s.io', 'kubernetes.io'];
+
+/**
+ * The first API group of the rules that is a domain of the user's: a DNS
+ * subdomain with a dot, not Kubernetes' own; undefined when the rules name only
+ * core and built-in groups.
+ */
+export function ownDomain(rules: readonly { readonly groups: readonly string[] }[]): string | undefined {
+  return rules
+    .flatMap((rule) => rule.groups)
+    .find((group) => group.includes('.') && isDnsSubdomain(group) && !KUBERNETES_DOMAINS.some((domain) => group === domain || group.endsWith(`.${domain}`)));
+}
+
 /** A decorator's options: an unknown one named with the known ones. */
 export function optionKeys(known: readonly string[], spellings?: ApiSpellings): KeyRules {
   return { known, unknown: (key, hint) => `unknown option "${key}"; ${hint}known options: ${known.join(', ')}`, spellings };

@@ -19,7 +19,7 @@ import { until } from '../../support/serve-process.js';
 import { createUserProject, GENERATOR_PACKAGE, RUNTIME_PACKAGE, type UserProject } from '../../support/user-project.js';
 
 const NAME = 'team-guard';
-const POLICY_NAME = 'config-map-team-policy.shaper-gen.io';
+const POLICY_NAME = 'config-map-team-policy';
 let project: string;
 let user: UserProject;
 let runtimeTarball: string;
