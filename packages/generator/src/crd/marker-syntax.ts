@@ -193,14 +193,19 @@ function closingQuote(text: string, from: number): number {
 
 /**
  * The position of `offset` in a key's value, where the value is written as it
- * is read (bare, or a quoted string without escapes); else the value's start
- * (a link to a const, escapes).
+ * is read (bare, or a quoted string without escapes); else undefined (a link
+ * to a const, escapes).
  */
-export function positionInValue(marker: MarkerTag, valueStart: number, value: string, offset: number): number {
+export function exactPositionInValue(marker: MarkerTag, valueStart: number, value: string, offset: number): number | undefined {
   const text = marker.sourceFile.text;
   if (text.startsWith(value, valueStart)) return valueStart + offset;
   if (text[valueStart] === '"' && text.startsWith(value, valueStart + 1)) return valueStart + 1 + offset;
-  return valueStart;
+  return undefined;
+}
+
+/** exactPositionInValue, or the value's start. */
+export function positionInValue(marker: MarkerTag, valueStart: number, value: string, offset: number): number {
+  return exactPositionInValue(marker, valueStart, value, offset) ?? valueStart;
 }
 
 /** The `{@link NAME}` node a link token was read from. */

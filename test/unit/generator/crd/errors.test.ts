@@ -91,7 +91,7 @@ describe('markers', () => {
       'src/api/k.ts:11:26: @shaper:nullable takes no argument',
       'src/api/k.ts:13:25: @shaper:pattern is not a regular expression: Invalid regular expression: /([a-z/u: Unterminated character class',
       'src/api/k.ts:15:25: cannot evaluate `NOPE` statically: its declaration could not be found (imports must resolve to project sources)',
-      "src/api/k.ts:17:33: @shaper:validation rule: CEL compilation failed at column 9: Unexpected token: EOF (self is typed from the field's schema)",
+      "src/api/k.ts:17:42: @shaper:validation rule: CEL compilation failed: Unexpected token: EOF (self is typed from the field's schema)",
       'src/api/k.ts:19:28: @shaper:validation needs rule=…',
       "src/api/k.ts:21:33: @shaper:validation rule: must evaluate to bool but got int (self is typed from the field's schema)",
       'src/api/k.ts:23:47: @shaper:validation reason takes one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate, not "Oops"',
@@ -119,9 +119,9 @@ describe('markers', () => {
         ),
       }),
     ).toEqual([
-      "src/api/k.ts:5:33: @shaper:validation rule: CEL compilation failed at column 6: No such key: minimum (self is typed from the field's schema)",
-      "src/api/k.ts:7:33: @shaper:validation rule: CEL compilation failed at column 1: no such overload: string == int (self is typed from the field's schema)",
-      "src/api/k.ts:9:33: @shaper:validation rule: CEL compilation failed at column 1: no such overload: Self == optional<Self> (self is typed from the field's schema)",
+      "src/api/k.ts:5:39: @shaper:validation rule: CEL compilation failed: No such key: minimum (self is typed from the field's schema)",
+      "src/api/k.ts:7:34: @shaper:validation rule: CEL compilation failed: no such overload: string == int (self is typed from the field's schema)",
+      "src/api/k.ts:9:34: @shaper:validation rule: CEL compilation failed: no such overload: Self == optional<Self> (self is typed from the field's schema)",
       "src/api/k.ts:11:69: @shaper:validation messageExpression: must evaluate to string but got int (self is typed from the field's schema)",
     ]);
   });
