@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, digestInputs, glob, parseYaml, rbacRulesOf, type InputDigests } from 'shaper-gen/internal/generator';
 import { chartContractProblems } from './chart-contract.js';
-import { diagnosticIn, sortDiagnostics } from './diagnostics.js';
+import { diagnosticIn, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { GeneratorConfig } from './config.js';
 import { CONFIGURATION_KINDS, configurationsModel, handlersIndexModel, pathsModel, rbacRulesModel, MUTATING_POLICIES_FILE, policiesModel, VALIDATING_POLICIES_FILE } from './model.js';
 import { withBuiltInResources } from './kubernetes/built-in-resources.js';
@@ -29,6 +29,8 @@ export interface GenerationResult {
   readonly policies: readonly DecoratedPolicy[];
   readonly conversions: readonly DecoratedConversion[];
   readonly crds: readonly Crd[];
+  /** Found, and printed, but not stopping generation (a CRD near the size the API server stores). */
+  readonly warnings: readonly Diagnostic[];
   /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
   readonly obsolete: readonly string[];
   readonly scannedFiles: number;
@@ -97,7 +99,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule, conversions)) });
   files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
   const obsolete = obsoleteCrdFiles(config.chartDir, files);
-  return { files, webhooks, policies, conversions, crds: crdScan.crds, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+  return { files, webhooks, policies, conversions, crds: crdScan.crds, warnings: crdScan.warnings, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
 }
 
 function readChartName(chartDir: string): string {

@@ -17,6 +17,7 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
   try {
     const config = loadGeneratorConfig(flags.config, cwd);
     const result = await generateManifests(config);
+    for (const warning of result.warnings) console.error(formatDiagnostic(warning, cwd));
     if (flags.stdout) {
       for (const file of result.files) process.stdout.write(`# ---- ${relative(file.path)}\n${file.content}`);
       return 0;
