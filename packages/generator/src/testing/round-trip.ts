@@ -65,7 +65,7 @@ export async function roundTrip(converter: new () => Converter, options: RoundTr
           const back = convert(converter, convert(converter, sent, `${group}/${via}`), `${group}/${from}`);
           if (!isDeepStrictEqual(back, sent)) throw new Error(`${from} → ${via} → ${from} came back as ${JSON.stringify(back)}`);
         }),
-        { numRuns: options.runs ?? DEFAULT_RUNS, ...(options.seed !== undefined && { seed: options.seed }) },
+        { numRuns: options.runs ?? DEFAULT_RUNS, includeErrorInReport: true, ...(options.seed !== undefined && { seed: options.seed }) },
       );
       const run = { path: `${from} → ${via} → ${from}`, cases };
       console.log(`${converter.name}: round trip ${run.path}: ${cases} generated ${kind}s, each back whole`);
