@@ -16,7 +16,10 @@ export const selfAliases = Object.entries(pkg.exports)
   }));
 
 /** The test kit's policy evaluator, from the generator's sources like the package's own exports. */
-export const generatorAliases = [{ find: /^@shaper-gen\/generator\/policy$/, replacement: fileURLToPath(new URL('./generator/src/policy/evaluate/index.ts', import.meta.url)) }];
+export const generatorAliases = [
+  { find: /^@shaper-gen\/generator\/policy$/, replacement: fileURLToPath(new URL('./generator/src/policy/evaluate/index.ts', import.meta.url)) },
+  { find: /^@shaper-gen\/generator\/testing$/, replacement: fileURLToPath(new URL('./generator/src/testing/index.ts', import.meta.url)) },
+];
 
 export default defineConfig({
   resolve: { alias: [...selfAliases, ...generatorAliases] },

@@ -57,6 +57,14 @@ export const BENCHMARKS: readonly Entry[] = [
     quick: ['--runs', '1', '--files', '200'],
   },
   {
+    name: 'dev-loop',
+    title: 'Dev loop: from a save to `shaper-gen dev` serving it',
+    module: 'generator/dev-loop.ts',
+    needs: ['build'],
+    timeoutSeconds: 600,
+    quick: ['--saves', '2'],
+  },
+  {
     name: 'admission',
     title: 'Admission load: serve, the floor and the controller-runtime peer',
     module: 'admission/run.ts',

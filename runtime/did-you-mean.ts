@@ -1,12 +1,18 @@
 /** "did you mean …" for a mistyped key: the closest known one within a few edits, or nothing. */
 export function didYouMean(word: string, candidates: readonly string[]): string {
+  const best = closest(word, candidates);
+  return best === undefined ? '' : `did you mean "${best}"? `;
+}
+
+/** The candidate within a few edits of `word`, the closest first; undefined when none is. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const candidate of candidates) {
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
-  return best === undefined ? '' : `did you mean "${best}"? `;
+  return best;
 }
 
 function editDistance(a: string, b: string): number {

@@ -4,8 +4,7 @@
  * webhook declares; `shaper-gen manifests` grants the ServiceAccount get, list
  * and watch on each, so the declaration is the only list there is.
  */
-import { didYouMean } from '../did-you-mean.js';
-import { allDefined, isPlainObject, validOnly, type Checker } from '../options/check.js';
+import { allDefined, checkKeys, isPlainObject, validOnly, type Checker } from '../options/check.js';
 import { isDnsLabel, isDnsSubdomain } from '../options/kubernetes-names.js';
 
 /** A resource handlers read through `ctx.cache`, as it appears in API paths. */
@@ -45,16 +44,14 @@ export const checkCacheOption: Checker<CachedResource[]> = (value, path, report)
     const entries = value.map((entry, i): CachedResource | undefined => {
       const at = [...path, i];
       if (!isPlainObject(entry)) return (report(at, 'cache entry must be an object {group, version, resource}, e.g. { group: "", version: "v1", resource: "configmaps" }'), undefined);
-      for (const key of Object.keys(entry)) {
-        if (!KEYS.includes(key)) report([...at, key], `unknown key "${key}" in cache entry; ${didYouMean(key, KEYS)}expected ${KEYS.join(', ')}`);
-      }
+      const reportAt = checkKeys(entry, at, report, { known: KEYS, unknown: (key, hint) => `unknown key "${key}" in cache entry; ${hint}expected ${KEYS.join(', ')}` });
       const { group, version, resource } = entry;
-      if (typeof group !== 'string') report([...at, 'group'], 'cache entry option "group" is required: the API group, "" for the core group');
-      else if (group !== '' && !isDnsSubdomain(group)) report([...at, 'group'], `API group "${group}" must be "" (core) or a DNS subdomain; "*" cannot be cached`);
-      if (typeof version !== 'string') report([...at, 'version'], 'cache entry option "version" is required, e.g. "v1"');
-      else if (!VERSION.test(version)) report([...at, 'version'], `API version "${version}" must be like "v1", "v1beta1"; "*" cannot be cached`);
-      if (typeof resource !== 'string') report([...at, 'resource'], 'cache entry option "resource" is required: the plural resource name, e.g. "configmaps"');
-      else if (!isDnsLabel(resource, Infinity)) report([...at, 'resource'], `resource "${resource}" must be a lower-case plural resource name without a subresource, e.g. "configmaps"`);
+      if (typeof group !== 'string') reportAt([...at, 'group'], 'cache entry option "group" is required: the API group, "" for the core group');
+      else if (group !== '' && !isDnsSubdomain(group)) reportAt([...at, 'group'], `API group "${group}" must be "" (core) or a DNS subdomain; "*" cannot be cached`);
+      if (typeof version !== 'string') reportAt([...at, 'version'], 'cache entry option "version" is required, e.g. "v1"');
+      else if (!VERSION.test(version)) reportAt([...at, 'version'], `API version "${version}" must be like "v1", "v1beta1"; "*" cannot be cached`);
+      if (typeof resource !== 'string') reportAt([...at, 'resource'], 'cache entry option "resource" is required: the plural resource name, e.g. "configmaps"');
+      else if (!isDnsLabel(resource, Infinity)) reportAt([...at, 'resource'], `resource "${resource}" must be a lower-case plural resource name without a subresource, e.g. "configmaps"`);
       if (typeof group !== 'string' || typeof version !== 'string' || typeof resource !== 'string') return undefined;
       const key = `${resourceKey({ group, version, resource })}/${version}`;
       if (seen.has(key)) report(at, `duplicate cache entry ${resourceKey({ group, version, resource })} ${version}`);

@@ -49,7 +49,7 @@ export function serveCommand(): Command {
     .option('-c, --config <file>', 'ServerConfig YAML file');
   for (const { flag, description } of SETTING_FLAGS) command.option(flag, description);
   command
-    .option('--dev', 'local use only: self-signed in-memory certificate, loopback only')
+    .option('--dev', 'local use only: self-signed in-memory certificate, loopback only, no drain period on stop')
     .option('--objects <file>', 'with --dev: what ctx.cache holds, from a YAML file mapping resources (profiles.shaper.io) to lists of objects, instead of a cluster');
   return command.action(async (flags: ServeFlags) => {
     try {

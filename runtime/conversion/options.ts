@@ -3,9 +3,9 @@
  * by the decorator at runtime and by the generator on statically evaluated
  * arguments, as resolve.ts is for `@Webhook`.
  */
-import { didYouMean } from '../did-you-mean.js';
-import { expectString, isPlainObject, type Report } from '../options/check.js';
+import { checkKeys, expectString, isPlainObject, type Report } from '../options/check.js';
 import { stringWhere } from '../webhook/options/fields.js';
+import { optionKeys } from '../webhook/options/resolve.js';
 import { conversionPathProblem, isDnsLabel, isDnsSubdomain } from '../options/kubernetes-names.js';
 import type { Problem } from '../problems.js';
 import type { ConversionOptions, ResolvedConversion } from './types.js';
@@ -24,12 +24,9 @@ export function resolveConversionOptions(raw: unknown): { conversion?: ResolvedC
     report([], '@Conversion expects an options object: { group, kind, hub }');
     return { problems };
   }
-  const known: readonly string[] = CONVERSION_OPTION_NAMES;
-  for (const key of Object.keys(raw)) {
-    if (!known.includes(key)) report([key], `unknown option "${key}"; ${didYouMean(key, known)}known options: ${known.join(', ')}`);
-  }
+  const checked = checkKeys(raw, [], report, optionKeys(CONVERSION_OPTION_NAMES));
   const required = (name: 'group' | 'kind' | 'hub') => {
-    if (raw[name] === undefined) report([name], `${name} is required`);
+    if (raw[name] === undefined) checked([name], `${name} is required`);
     return raw[name] === undefined ? undefined : expectString(raw[name], [name], report);
   };
   const group = required('group');

@@ -7,6 +7,7 @@
  * together, and this list changes with them.
  */
 export { handlerShapeProblem } from '../webhook/contract.js';
+export { countOf, listCounts } from '../count-words.js';
 export { didYouMean } from '../did-you-mean.js';
 export type { DocumentOf, Schema } from '../config/schema.js';
 export { readYamlConfig } from '../config/yaml-config.js';

@@ -4,7 +4,7 @@
  * the offending part) and returns undefined. Checks never stop at the first
  * problem: every one is reported.
  */
-import { didYouMean } from '../did-you-mean.js';
+import { closest } from '../did-you-mean.js';
 import type { ProblemPath } from '../problems.js';
 
 export type Report = (path: ProblemPath, message: string) => void;
@@ -24,18 +24,71 @@ export function expectArray(value: unknown, path: ProblemPath, report: Report): 
   return undefined;
 }
 
-/** An object (not null, not an array); with `knownKeys`, every other key is reported. */
+/** An object (not null, not an array); with `knownKeys`, every other key is reported (checkKeys). */
 export function expectObject(value: unknown, path: ProblemPath, report: Report, knownKeys?: readonly string[]): Record<string, unknown> | undefined {
-  if (!isPlainObject(value)) {
-    report(path, `${lastName(path)} must be an object, got ${describe(value)}`);
-    return undefined;
+  if (knownKeys) return expectObjectWithKeys(value, path, report, knownKeys)?.object;
+  if (isPlainObject(value)) return value;
+  report(path, `${lastName(path)} must be an object, got ${describe(value)}`);
+  return undefined;
+}
+
+/**
+ * An object whose keys are checked (checkKeys), with the report its own checks
+ * go on with: one that leaves out what they find missing where a key was
+ * written another way.
+ */
+export function expectObjectWithKeys(
+  value: unknown,
+  path: ProblemPath,
+  report: Report,
+  knownKeys: readonly string[],
+  spellings: ApiSpellings = {},
+): { object: Record<string, unknown>; report: Report } | undefined {
+  const object = expectObject(value, path, report);
+  if (!object) return undefined;
+  const where = lastName(path);
+  return { object, report: checkKeys(object, path, report, { known: knownKeys, unknown: (key, hint) => `unknown key "${key}" in ${where}; ${hint}expected ${knownKeys.join(', ')}`, spellings }) };
+}
+
+/** Keys as the Kubernetes API spells them, each with this project's name for it (`apiGroups` → `groups`). */
+export type ApiSpellings = Readonly<Record<string, string>>;
+
+/** The keys an object may have, what to say of another, and the API's spellings of them. */
+export interface KeyRules {
+  readonly known: readonly string[];
+  /** The message for an unknown key; `hint` is `did you mean "<key>"? ` or "". */
+  readonly unknown: (key: string, hint: string) => string;
+  readonly spellings?: ApiSpellings;
+}
+
+/**
+ * Reports every key of `object` that is not known: a key spelt as the
+ * Kubernetes API spells it with this project's name for it, another with the
+ * known key within a few edits. Returns the report for the object's own
+ * checks, which leaves out their problems at a known key that is absent
+ * because it was written another way: one cause, one message (not also
+ * "groups is required" after "apiGroups").
+ */
+export function checkKeys(object: Record<string, unknown>, path: ProblemPath, report: Report, { known, unknown, spellings = {} }: KeyRules): Report {
+  const meant = new Set<string>();
+  for (const key of Object.keys(object)) {
+    if (known.includes(key)) continue;
+    const ours = Object.hasOwn(spellings, key) ? spellings[key] : undefined;
+    const nearest = ours ?? closest(key, known);
+    if (nearest !== undefined) meant.add(nearest);
+    report(
+      [...path, key],
+      ours !== undefined
+        ? `write "${ours}", not "${key}": "${key}" is the Kubernetes API's name, "${ours}" shaper-gen's`
+        : unknown(key, nearest === undefined ? '' : `did you mean "${nearest}"? `),
+    );
   }
-  if (knownKeys) {
-    for (const key of Object.keys(value)) {
-      if (!knownKeys.includes(key)) report([...path, key], `unknown key "${key}" in ${lastName(path)}; ${didYouMean(key, knownKeys)}expected ${knownKeys.join(', ')}`);
-    }
-  }
-  return value;
+  if (meant.size === 0) return report;
+  return (at, message) => {
+    const key = at[path.length];
+    if (at.length === path.length + 1 && typeof key === 'string' && meant.has(key) && object[key] === undefined) return;
+    report(at, message);
+  };
 }
 
 /** One of `allowed`, by its literal type. */

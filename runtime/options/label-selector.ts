@@ -3,7 +3,7 @@
  * with the API server's rules for label keys, values and operators.
  */
 import type { Problem } from '../problems.js';
-import { eachItem, expectArray, expectObject, expectString, oneOf, validOnly, type Checker, type Report } from './check.js';
+import { eachItem, expectArray, expectObject, expectObjectWithKeys, expectString, oneOf, validOnly, type Checker, type Report } from './check.js';
 import { isLabelValue, isQualifiedName } from './kubernetes-names.js';
 import { SELECTOR_OPERATORS, type LabelSelector, type LabelSelectorRequirement } from '../webhook/options/types.js';
 
@@ -46,8 +46,10 @@ function checkMatchLabels(value: unknown, path: readonly (string | number)[], re
 
 const checkRequirement: Checker<LabelSelectorRequirement> = (value, at, report) =>
   validOnly(report, (report) => {
-    const requirement = expectObject(value, at, report, ['key', 'operator', 'values']);
-    if (!requirement) return undefined;
+    const keyed = expectObjectWithKeys(value, at, report, ['key', 'operator', 'values']);
+    if (!keyed) return undefined;
+    const requirement = keyed.object;
+    report = keyed.report;
     const { values } = requirement;
     const key = expectString(requirement.key, [...at, 'key'], report);
     if (key !== undefined && !isQualifiedName(key)) report([...at, 'key'], `label key "${key}" is not a valid qualified name`);

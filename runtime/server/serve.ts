@@ -48,7 +48,9 @@ export interface RunningServer {
 /**
  * The defaults (workers from the container's CPU limit), the file, then the
  * flags — the merged result checked against the file's schema; --dev binds
- * every listener to loopback.
+ * every listener to loopback and stops without the drain period, which only
+ * covers the time a cluster takes to stop routing to a terminating pod (and
+ * would hold every restart of `shaper-gen dev`).
  */
 async function resolveConfig(options: ServeOptions): Promise<ServerConfig> {
   const fromFile = options.configFile ? await readServerConfigFile(options.configFile) : {};
@@ -57,7 +59,12 @@ async function resolveConfig(options: ServeOptions): Promise<ServerConfig> {
   checkServerConfig(config);
   if (!options.dev) return config;
   const loopback = (bindAddress: string) => ({ bindAddress: bindAddress || '127.0.0.1' });
-  return mergeServerConfig(config, { webhook: loopback(config.webhook.bindAddress), health: loopback(config.health.bindAddress), metrics: loopback(config.metrics.bindAddress) });
+  return mergeServerConfig(config, {
+    webhook: loopback(config.webhook.bindAddress),
+    health: loopback(config.health.bindAddress),
+    metrics: loopback(config.metrics.bindAddress),
+    shutdown: { drainSeconds: 0 },
+  });
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
+import { countOf } from '../count-words.js';
 import type express from 'express';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -142,7 +143,7 @@ export class WebhookServer {
     const conversionPaths = [...(this.options.conversions?.keys() ?? [])];
     log.info(
       { webhook: addresses.webhook.port, health: addresses.health?.port, metrics: addresses.metrics?.port, paths: [...this.endpoints.keys()] },
-      `serving ${this.options.webhooks.size} webhook(s)${conversionPaths.length > 0 ? ` and conversions at ${conversionPaths.join(', ')}` : ''}`,
+      `serving ${countOf(this.options.webhooks.size, 'webhook')}${conversionPaths.length > 0 ? ` and conversions at ${conversionPaths.join(', ')}` : ''}`,
     );
     const missing = this.missingPaths();
     if (missing.length > 0) log.error({ missing }, `no handler for ${missing.join(', ')}: the chart's webhook configurations call these paths; refusing readiness`);

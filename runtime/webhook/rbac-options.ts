@@ -5,8 +5,8 @@
  * ClusterRole; the runtime only validates them.
  */
 import { CACHE_VERBS, type CachedResource } from '../cache/cached-resource.js';
-import { didYouMean } from '../did-you-mean.js';
-import { eachItem, isPlainObject, validOnly, type Checker, type Report } from '../options/check.js';
+import { RBAC_RULE_SPELLINGS } from '../options/api-spellings.js';
+import { checkKeys, eachItem, isPlainObject, validOnly, type Checker, type Report } from '../options/check.js';
 import { isApiGroupOrWildcard, isResourceReference } from '../options/kubernetes-names.js';
 import type { ProblemPath } from '../problems.js';
 
@@ -40,9 +40,11 @@ export const checkRbacRules: Checker<RbacRule[]> = (value, path, report) => {
 
 function checkRbacRule(value: unknown, at: ProblemPath, report: Report): RbacRule | undefined {
   if (!isPlainObject(value)) return (report(at, 'rbac rule must be an object {groups, resources, verbs}'), undefined);
-  for (const key of Object.keys(value)) {
-    if (!RULE_KEYS.includes(key)) report([...at, key], `unknown key "${key}" in rbac rule; ${didYouMean(key, RULE_KEYS)}expected ${RULE_KEYS.join(', ')}`);
-  }
+  report = checkKeys(value, at, report, {
+    known: RULE_KEYS,
+    unknown: (key, hint) => `unknown key "${key}" in rbac rule; ${hint}expected ${RULE_KEYS.join(', ')}`,
+    spellings: RBAC_RULE_SPELLINGS,
+  });
   const list = (key: string, valid: (item: string) => boolean, expected: string): string[] | undefined => {
     const items = value[key];
     if (!Array.isArray(items) || items.length === 0) return (report([...at, key], `${key} must be a non-empty array of strings`), undefined);

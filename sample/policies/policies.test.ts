@@ -66,7 +66,7 @@ describe('TierLabelPolicy', () => {
   it('refuses a Deployment whose tier label names no tier', async () => {
     const decision = await runPolicy(TierLabelPolicy, { object: deployment({ 'shaper.io/tier': 'platinum' }) });
     expect(decision.message).toBe(
-      "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'tier-label-policy.shaper-gen.io' with binding 'tier-label-policy.shaper-gen.io' denied request: label shaper.io/tier must be one of bronze, silver, gold, got platinum",
+      "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'tier-label-policy' with binding 'tier-label-policy' denied request: label shaper.io/tier must be one of bronze, silver, gold, got platinum",
     );
   });
 

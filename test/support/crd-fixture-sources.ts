@@ -94,6 +94,7 @@ export interface WidgetSpec {
  * @shaper:subresource scale specReplicasPath=.spec.replicas statusReplicasPath=.status.replicas labelSelectorPath=.status.selector
  * @shaper:printcolumn name=Size type=string jsonPath=.spec.size description="The size, small to large" priority=1
  * @shaper:printcolumn name=Age type=date jsonPath=.metadata.creationTimestamp
+ * @shaper:selectablefield jsonPath=.spec.size
  * @shaper:validation rule="self.spec.size != 'large' || has(self.spec.ports)" message="a large widget needs ports"
  */
 export interface Widget extends KubernetesObject {

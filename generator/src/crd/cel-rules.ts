@@ -23,8 +23,12 @@ function ruleEnvironment(schema: Schema, optionalOldSelf: boolean): Environment 
   return env;
 }
 
-/** The first problem of a rule, with the key (rule or messageExpression) whose value it is in. */
-export function checkRule(rule: ValidationRule, schema: Schema): { key: string; message: string } | undefined {
+/**
+ * The first problem of a rule, with the key (rule or messageExpression) whose value it is in; a compilation error
+ * with its offset in the expression and its message both with and without that column, for where the marker's
+ * text shows the expression as it is (file:line:col then names it) and where it does not.
+ */
+export function checkRule(rule: ValidationRule, schema: Schema): { key: string; message: string; at?: { offset: number; message: string } } | undefined {
   const env = ruleEnvironment(schema, rule.optionalOldSelf === true);
   const expressions: [key: 'rule' | 'messageExpression', expression: string | undefined, allowed: string][] = [
     ['rule', rule.rule, 'bool'],
@@ -36,8 +40,13 @@ export function checkRule(rule: ValidationRule, schema: Schema): { key: string; 
     const compiled = compileExpression(env, expression);
     const problem = resultTypeProblem(compiled, [allowed], true);
     if (!problem) continue;
-    const detail = problem.compiled ? `CEL compilation failed at column ${problem.offset + 1}: ${problem.message}` : problem.message;
-    return { key, message: `@shaper:validation ${key}: ${detail} (self is typed from the field's schema)` };
+    const say = (detail: string) => `@shaper:validation ${key}: ${detail} (self is typed from the field's schema)`;
+    if (!problem.compiled) return { key, message: say(problem.message) };
+    return {
+      key,
+      message: say(`CEL compilation failed at column ${problem.offset + 1}: ${problem.message}`),
+      at: { offset: problem.offset, message: say(`CEL compilation failed: ${problem.message}`) },
+    };
   }
   return undefined;
 }

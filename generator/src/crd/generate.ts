@@ -20,9 +20,11 @@ import { checkRuleCosts } from './rule-cost.js';
 import { findKnownTypes } from './known-types.js';
 import { readKinds, type KindVersion } from './kinds.js';
 import { MarkerReader } from './markers.js';
+import { diagnosticAtPosition } from './marker-syntax.js';
 import { buildCrdProgram, markerCandidates } from './program.js';
 import { SchemaBuilder } from './schema.js';
 import type { Crd } from './types.js';
+import { crdSize, CRD_SIZE_WARNING, ETCD_REQUEST_LIMIT, sizeWords } from './size.js';
 import { blockYaml } from './yaml.js';
 
 /** Where generated CRDs go, under the chart's templates/. */
@@ -31,6 +33,8 @@ export const CRD_TEMPLATES_DIR = 'crds';
 export interface CrdScan {
   readonly crds: readonly Crd[];
   readonly diagnostics: readonly Diagnostic[];
+  /** What does not stop generation: a CRD near the size the API server stores. */
+  readonly warnings: readonly Diagnostic[];
   /** Files with markers. */
   readonly candidateFiles: number;
 }
@@ -38,10 +42,28 @@ export interface CrdScan {
 /** Reads the CRDs the sources declare; `root` is the project root, for paths in messages and headers. */
 export function scanCustomResources(tsconfigPath: string, sources: readonly string[], root: string): CrdScan {
   const declared = readDeclarations(tsconfigPath, sources, root);
-  if (!declared) return { crds: [], diagnostics: [], candidateFiles: 0 };
+  if (!declared) return { crds: [], diagnostics: [], warnings: [], candidateFiles: 0 };
   const crds = assembleCrds(declared.kinds, declared.reader, root);
   checkRuleCosts(crds);
-  return { crds, diagnostics: unique(sortDiagnostics(declared.diagnostics)), candidateFiles: declared.candidateFiles };
+  return { crds, diagnostics: unique(sortDiagnostics(declared.diagnostics)), warnings: sizeWarnings(crds, declared.kinds), candidateFiles: declared.candidateFiles };
+}
+
+/** A warning at the `@shaper:resource` of each kind whose CRD comes near what the API server stores (size.ts). */
+function sizeWarnings(crds: readonly Crd[], kinds: readonly KindVersion[]): Diagnostic[] {
+  return crds.flatMap((crd) => {
+    const { bytes, largest } = crdSize(crd);
+    const kind = kinds.find((k) => k.group === crd.group && k.names.kind === crd.names.kind);
+    if (bytes < CRD_SIZE_WARNING || !kind) return [];
+    const fields = largest.map((field) => `${field.path} (${sizeWords(field.bytes)})`).join(', ');
+    return [
+      diagnosticAtPosition(
+        kind.marker.sourceFile,
+        kind.marker.start,
+        `warning: the CRD ${crd.name} is ${sizeWords(bytes)} as JSON, over a third of the ${sizeWords(ETCD_REQUEST_LIMIT)} etcd stores in one request (a server-side apply's managedFields can double it)` +
+          `${fields ? `; its largest fields: ${fields}` : ''}: shorten their descriptions with @shaper:maxDescLen (0 drops them) on those fields or on the kind, or declare fewer versions`,
+      ),
+    ];
+  });
 }
 
 /** The API packages and kinds the sources declare, as far as they can be read (`shaper-gen create api` adds to them). */

@@ -4,6 +4,7 @@
  * value written `{@link NAME}` is the value of the const NAME, evaluated
  * statically (the same evaluation as `@Webhook` options).
  */
+import { didYouMean } from 'shaper-gen/internal/generator';
 import type { ArgumentSpec, KeySpec, MarkerDefinition } from './marker-definitions.js';
 import { TokenError, tokenize, type MarkerTag, type Token } from './marker-syntax.js';
 
@@ -96,8 +97,8 @@ function readKeys(marker: MarkerTag, tokens: readonly Token[], spec: Extract<Arg
       positional = token.value;
       continue;
     }
-    const key = spec.keys[token.key];
-    if (!key) throw new TokenError(token.start, `${where} has no key ${JSON.stringify(token.key)}; its keys: ${Object.keys(spec.keys).join(', ')}`);
+    const key = Object.hasOwn(spec.keys, token.key) ? spec.keys[token.key] : undefined;
+    if (!key) throw new TokenError(token.start, unknownKey(token.key, spec.keys, where));
     if (token.key in values) throw new TokenError(token.start, `${where}: ${token.key} is given twice`);
     values[token.key] = keyValue(marker, token, key, `${where} ${token.key}`, resolveLink);
     positions[token.key] = token.valueStart;
@@ -107,6 +108,13 @@ function readKeys(marker: MarkerTag, tokens: readonly Token[], spec: Extract<Arg
     if (key.required && !(name in values)) throw new TokenError(marker.textStart, `${where} needs ${name}=…`);
   }
   return { positional, values, positions };
+}
+
+function unknownKey(name: string, keys: Readonly<Record<string, KeySpec>>, where: string): string {
+  const names = Object.keys(keys);
+  const ours = names.find((key) => keys[key]!.kubebuilder === name);
+  if (ours) return `${where}: write ${ours}=, not ${name}= ("${name}" is kubebuilder's name for it)`;
+  return `${where} has no key ${JSON.stringify(name)}; ${didYouMean(name, names)}its keys: ${names.join(', ')}`;
 }
 
 function keyValue(marker: MarkerTag, token: Token, key: KeySpec, where: string, resolveLink: LinkResolver): unknown {

@@ -26,6 +26,8 @@ export interface KeySpec {
   readonly required?: boolean;
   /** The allowed values of a string. */
   readonly words?: readonly string[];
+  /** How kubebuilder's marker spells this key (`JSONPath`, `specpath`): pointed to this name. */
+  readonly kubebuilder?: string;
 }
 
 export type ArgumentSpec =
@@ -95,7 +97,11 @@ export const MARKERS: readonly MarkerDefinition[] = [
     argument: {
       kind: 'keys',
       positional: ['status', 'scale'],
-      keys: { specReplicasPath: { type: 'string' }, statusReplicasPath: { type: 'string' }, labelSelectorPath: { type: 'string' } },
+      keys: {
+        specReplicasPath: { type: 'string', kubebuilder: 'specpath' },
+        statusReplicasPath: { type: 'string', kubebuilder: 'statuspath' },
+        labelSelectorPath: { type: 'string', kubebuilder: 'selectorpath' },
+      },
     },
     writes: '`spec.versions[].subresources`',
     help: '`status`, or `scale specReplicasPath=… statusReplicasPath=… [labelSelectorPath=…]`.',
@@ -109,7 +115,7 @@ export const MARKERS: readonly MarkerDefinition[] = [
       keys: {
         name: { type: 'string', required: true },
         type: { type: 'string', required: true, words: ['integer', 'number', 'string', 'boolean', 'date'] },
-        jsonPath: { type: 'string', required: true },
+        jsonPath: { type: 'string', required: true, kubebuilder: 'JSONPath' },
         description: { type: 'string' },
         format: { type: 'string' },
         priority: { type: 'integer' },
@@ -117,6 +123,14 @@ export const MARKERS: readonly MarkerDefinition[] = [
     },
     writes: '`spec.versions[].additionalPrinterColumns[]`',
     help: 'A column of `kubectl get`, in the order written: `name=… type=… jsonPath=…` and optionally description, format and priority. Declaring any replaces the default Age column: add it as `name=Age type=date jsonPath=.metadata.creationTimestamp`.',
+  },
+  {
+    name: 'selectablefield',
+    place: 'kind',
+    repeatable: true,
+    argument: { kind: 'keys', keys: { jsonPath: { type: 'string', required: true, kubebuilder: 'JSONPath' } } },
+    writes: '`spec.versions[].selectableFields[]`',
+    help: 'A field clients can select on, as on metadata.name: `kubectl get --field-selector spec.color=blue`. `jsonPath=…` names a string, integer or boolean field outside metadata and lists, at most 8 per version. Kubernetes 1.31 or later (1.30 has them behind the CustomResourceFieldSelectors feature gate, off by default, and drops them).',
   },
   {
     name: 'storageversion',

@@ -191,6 +191,23 @@ function closingQuote(text: string, from: number): number {
   return -1;
 }
 
+/**
+ * The position of `offset` in a key's value, where the value is written as it
+ * is read (bare, or a quoted string without escapes); else undefined (a link
+ * to a const, escapes).
+ */
+export function exactPositionInValue(marker: MarkerTag, valueStart: number, value: string, offset: number): number | undefined {
+  const text = marker.sourceFile.text;
+  if (text.startsWith(value, valueStart)) return valueStart + offset;
+  if (text[valueStart] === '"' && text.startsWith(value, valueStart + 1)) return valueStart + 1 + offset;
+  return undefined;
+}
+
+/** exactPositionInValue, or the value's start. */
+export function positionInValue(marker: MarkerTag, valueStart: number, value: string, offset: number): number {
+  return exactPositionInValue(marker, valueStart, value, offset) ?? valueStart;
+}
+
 /** The `{@link NAME}` node a link token was read from. */
 export function linkNodeAt(marker: MarkerTag, position: number): TS.JSDocLink | undefined {
   const comment = marker.tag.comment;

@@ -9,7 +9,7 @@ import { checkRule } from './cel-rules.js';
 import { recordRuleOrigin } from './rule-origins.js';
 import type { KeyArguments, MarkerArgument } from './marker-arguments.js';
 import type { MarkerDefinition } from './marker-definitions.js';
-import type { MarkerTag } from './marker-syntax.js';
+import { exactPositionInValue, type MarkerTag } from './marker-syntax.js';
 import { conformanceProblem } from './conformance.js';
 import type { Schema, ValidationRule } from './types.js';
 
@@ -219,7 +219,11 @@ function checkRules(schema: Schema, markers: readonly AppliedMarker[], problem: 
     if (!rule) continue;
     const found = checkRule(rule, schema);
     if (found) {
-      problem(marker, found.message, positions[found.key]);
+      const valueStart = positions[found.key]!;
+      const exact = found.at && exactPositionInValue(marker, valueStart, values[found.key] as string, found.at.offset);
+      // One column: where the marker shows the expression as written, file:line:col points into it; else the message says where.
+      if (exact !== undefined && found.at) problem(marker, found.at.message, exact);
+      else problem(marker, found.message, valueStart);
       rules.splice(rules.indexOf(rule), 1);
     } else {
       recordRuleOrigin(rule, (message) => problem(marker, message, positions.rule));

@@ -99,6 +99,10 @@ export interface ScaleSubresource {
   labelSelectorPath?: string;
 }
 
+export interface SelectableField {
+  jsonPath: string;
+}
+
 export interface ResourceNames {
   kind: string;
   listKind: string;
@@ -118,6 +122,7 @@ export interface CrdVersion {
   status: boolean;
   scale?: ScaleSubresource | undefined;
   printerColumns: PrinterColumn[];
+  selectableFields: SelectableField[];
   schema: Schema;
 }
 

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
-import { ConfigError, type CreateApiFlags } from 'shaper-gen/internal/generator';
+import { ConfigError, countOf, type CreateApiFlags } from 'shaper-gen/internal/generator';
 import { loadGeneratorConfig, type GeneratorConfig } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { planApi } from './api-plan.js';
@@ -29,7 +29,7 @@ export async function asCreateCommand(command: string, run: () => Promise<number
     }
     if (error instanceof ConfigError) {
       for (const diagnostic of error.problems) console.error(formatDiagnostic(diagnostic, cwd));
-      console.error(`shaper-gen ${command}: ${error.problems.length} problem(s) in the generator config; nothing was written`);
+      console.error(`shaper-gen ${command}: ${countOf(error.problems.length, 'problem')} in the generator config; nothing was written`);
       return 1;
     }
     throw error;

@@ -30,7 +30,7 @@ export async function runCreateConversion(flags: CreateConversionFlags, cwd = pr
   console.log(`shaper-gen create conversion: ${plan.className}, ${flags.kind} ${plan.spokes.join(', ')} ⇄ ${flags.hub} (the hub)`);
   for (const file of plan.files) console.log(`  wrote ${relative(file.path)}`);
   console.log(
-    `next: change each toHub/fromHub where the versions differ (the compiler shows where a copy no longer fits), then ${manifestsCommand(config.root)} points the CRD at the conversion webhook and lists ${plan.className} for serve; npm test round-trips an example (guide: conversion webhooks)`,
+    `next: change each toHub/fromHub where the versions differ (the compiler shows where a copy no longer fits), then ${manifestsCommand(config.root)} points the CRD at the conversion webhook and lists ${plan.className} for serve; npm test round-trips objects generated from each version's schema (guide: conversion webhooks)`,
   );
   return 0;
 }

@@ -5,11 +5,11 @@
  * webhook added to a file is served seconds later. Runs until interrupted.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { watch } from 'node:fs';
 import path from 'node:path';
 import { CLI_PATH, DEFAULT_COMPILED_HANDLERS, type DevFlags } from 'shaper-gen/internal/generator';
 import { loadGeneratorConfig } from '../config.js';
 import { runManifests } from '../manifests/run-manifests.js';
+import { watchSources } from './source-watcher.js';
 
 const SETTLE_MS = 200;
 
@@ -44,11 +44,11 @@ export async function runDev(flags: DevFlags, cwd = process.cwd()): Promise<numb
     }, SETTLE_MS);
   };
 
-  const generated = new Set([config.handlersModule]);
-  const watcher = watch(config.root, { recursive: true }, (_event, file) => {
-    if (!file || !/\.(m?ts|tsx)$/.test(file) || /(^|[/\\])(node_modules|dist)[/\\]/.test(file)) return;
-    if (generated.has(path.resolve(config.root, file))) return;
-    schedule();
+  const generated = path.resolve(config.root, config.handlersModule);
+  const watcher = watchSources(config.root, {
+    isSource: (file) => /\.(m?ts|tsx)$/.test(file) && file !== generated,
+    skipsDirectory: (name) => name === 'node_modules' || name === 'dist' || name.startsWith('.'),
+    onChange: schedule,
   });
   schedule();
   await new Promise<void>((resolve) => {

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_COMPILED_HANDLERS, type InitFlags } from 'shaper-gen/internal/generator';
+import { countOf, DEFAULT_COMPILED_HANDLERS, type InitFlags } from 'shaper-gen/internal/generator';
 import { generatorManifest, runtimeManifest } from './own-packages.js';
 import { mergePackageJson } from './package-json.js';
 import { projectScaffold } from './scaffold.js';
@@ -61,7 +61,7 @@ export function runInit(dir: string | undefined, flags: InitFlags, cwd = process
 
   const where = path.relative(cwd, target) || '.';
   const cd = where === '.' ? '' : `cd ${where} && `;
-  console.log(`shaper-gen init: ${written.length} file(s) written in ${where} for chart "${name}"`);
+  console.log(`shaper-gen init: ${countOf(written.length, 'file')} written in ${where} for chart "${name}"`);
   for (const file of written) console.log(`  wrote ${file}`);
   if (merged.added.length > 0) console.log(`  package.json: added ${merged.added.join(', ')}`);
   for (const { entry, from, to } of vendoring.vendored) console.log(`  package.json: ${entry} is now ${to}, a copy of ${from} inside the image's build context`);

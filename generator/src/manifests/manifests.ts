@@ -8,7 +8,7 @@ import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, digestInputs, rbacRulesOf, type InputDigests } from 'shaper-gen/internal/generator';
 import { chartContractProblems } from '../chart/chart-contract.js';
-import { diagnosticIn, sortDiagnostics } from '../diagnostics.js';
+import { diagnosticIn, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { GeneratorConfig } from '../config.js';
 import { pathsModel } from '../chart/paths-model.js';
 import { MUTATING_POLICIES_FILE, policiesModel, VALIDATING_POLICIES_FILE } from '../policy/model.js';
@@ -34,6 +34,8 @@ export interface GenerationResult {
   readonly crds: readonly Crd[];
   /** Modules of TypeScript types from CRD files (the `types` of shaper.yaml), among `files`. */
   readonly typesModules: number;
+  /** Found, and printed, but not stopping generation (a CRD near the size the API server stores). */
+  readonly warnings: readonly Diagnostic[];
   /** Generated files left from an earlier run (a CRD no longer declared): removed on write, stale on --check. */
   readonly obsolete: readonly string[];
   readonly scannedFiles: number;
@@ -112,7 +114,19 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
   files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
   files.push(...types.modules);
   const obsolete = [...obsoleteCrdFiles(config.chartDir, files), ...types.obsolete];
-  return { files, webhooks, policies, conversions, crds: crdScan.crds, typesModules: types.modules.length, obsolete, scannedFiles: sources.length, candidateFiles, inputs };
+  return {
+    files,
+    webhooks,
+    policies,
+    conversions,
+    crds: crdScan.crds,
+    typesModules: types.modules.length,
+    warnings: crdScan.warnings,
+    obsolete,
+    scannedFiles: sources.length,
+    candidateFiles,
+    inputs,
+  };
 }
 
 /** The CRDs whose kind has a `@Conversion`. */

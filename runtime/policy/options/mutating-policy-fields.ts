@@ -6,7 +6,7 @@
  * generator, here only its presence.
  */
 import type { ProblemPath } from '../../problems.js';
-import { expectObject, oneOf, validOnly, type Checker, type Report } from '../../options/check.js';
+import { expectObjectWithKeys, oneOf, validOnly, type Checker, type Report } from '../../options/check.js';
 import type { Fields } from '../../webhook/options/fields.js';
 import { MUTATING_POLICY_OPERATIONS, PATCH_TYPES, type MutatingPolicyOptions, type Mutation, type MutationExpression, type PatchType } from './mutating-policy-types.js';
 import { expression, listOf, POLICY_FIELDS } from './policy-fields.js';
@@ -31,8 +31,10 @@ const checkMutatingRules: Checker<readonly RuleOptions[]> = (value, path, report
 
 function checkMutationExpression(value: unknown, path: ProblemPath, report: Report): MutationExpression | undefined {
   return validOnly(report, (report) => {
-    const holder = expectObject(value, path, report, ['expression']);
-    if (!holder) return undefined;
+    const keyed = expectObjectWithKeys(value, path, report, ['expression']);
+    if (!keyed) return undefined;
+    const holder = keyed.object;
+    report = keyed.report;
     if (holder.expression === undefined) return (report([...path, 'expression'], 'expression is required'), undefined);
     const text = expression('mutation expression')(holder.expression, [...path, 'expression'], report);
     return text === undefined ? undefined : { expression: text };
@@ -41,8 +43,10 @@ function checkMutationExpression(value: unknown, path: ProblemPath, report: Repo
 
 function checkMutation(value: unknown, path: ProblemPath, report: Report): Mutation | undefined {
   return validOnly(report, (report) => {
-    const mutation = expectObject(value, path, report, ['patchType', 'applyConfiguration', 'jsonPatch']);
-    if (!mutation) return undefined;
+    const keyed = expectObjectWithKeys(value, path, report, ['patchType', 'applyConfiguration', 'jsonPatch']);
+    if (!keyed) return undefined;
+    const mutation = keyed.object;
+    report = keyed.report;
     if (mutation.patchType === undefined) return (report([...path, 'patchType'], 'patchType is required: ApplyConfiguration or JSONPatch'), undefined);
     const patchType = oneOf(PATCH_TYPES)(mutation.patchType, [...path, 'patchType'], report);
     if (patchType === undefined) return undefined;

@@ -6,7 +6,7 @@
  * generator, which knows the resource's schema; here only their presence.
  */
 import type { ProblemPath } from '../../problems.js';
-import { eachItem, expectArray, expectObject, expectString, oneOf, reportDuplicates, validOnly, type Checker, type Report } from '../../options/check.js';
+import { eachItem, expectArray, expectObjectWithKeys, expectString, oneOf, reportDuplicates, validOnly, type Checker, type Report } from '../../options/check.js';
 import { checkMatchConditions, checkRule, stringWhere, WEBHOOK_FIELDS, type Fields } from '../../webhook/options/fields.js';
 import { isDnsSubdomain, isQualifiedName } from '../../options/kubernetes-names.js';
 import { checkLabelSelector } from '../../options/label-selector.js';
@@ -76,8 +76,10 @@ const checkRules: Checker<RuleOptions[]> = listOf(checkRule);
 
 function checkVariable(value: unknown, path: ProblemPath, report: Report): PolicyVariable | undefined {
   return validOnly(report, (report) => {
-    const variable = expectObject(value, path, report, ['name', 'expression']);
-    if (!variable) return undefined;
+    const keyed = expectObjectWithKeys(value, path, report, ['name', 'expression']);
+    if (!keyed) return undefined;
+    const variable = keyed.object;
+    report = keyed.report;
     const name = expectString(variable.name, [...path, 'name'], report);
     if (name !== undefined && (!CEL_IDENTIFIER.test(name) || CEL_RESERVED.has(name))) {
       report([...path, 'name'], `variable name "${name}" must be a CEL identifier (a letter or "_", then letters, digits or "_"; not a reserved word)`);
@@ -92,8 +94,10 @@ function checkVariable(value: unknown, path: ProblemPath, report: Report): Polic
 
 function checkValidation(value: unknown, path: ProblemPath, report: Report): Validation | undefined {
   return validOnly(report, (report) => {
-    const validation = expectObject(value, path, report, ['expression', 'message', 'messageExpression', 'reason']);
-    if (!validation) return undefined;
+    const keyed = expectObjectWithKeys(value, path, report, ['expression', 'message', 'messageExpression', 'reason']);
+    if (!keyed) return undefined;
+    const validation = keyed.object;
+    report = keyed.report;
     const at = (key: string) => [...path, key];
     const text =
       validation.expression === undefined
@@ -121,8 +125,10 @@ function checkValidation(value: unknown, path: ProblemPath, report: Report): Val
 
 function checkAuditAnnotation(value: unknown, path: ProblemPath, report: Report): AuditAnnotation | undefined {
   return validOnly(report, (report) => {
-    const annotation = expectObject(value, path, report, ['key', 'valueExpression']);
-    if (!annotation) return undefined;
+    const keyed = expectObjectWithKeys(value, path, report, ['key', 'valueExpression']);
+    if (!keyed) return undefined;
+    const annotation = keyed.object;
+    report = keyed.report;
     const key = stringWhere((k) =>
       isQualifiedName(`shaper-gen.io/${k}`) ? undefined : `audit annotation key "${k}" must be a name part of a qualified name (letters, digits, "-", "_", "."; at most 63 characters)`,
     )(annotation.key, [...path, 'key'], report);
@@ -154,8 +160,10 @@ function checkValidationActions(value: unknown, path: ProblemPath, report: Repor
 
 function checkParamKind(value: unknown, path: ProblemPath, report: Report): ParamKind | undefined {
   return validOnly(report, (report) => {
-    const kind = expectObject(value, path, report, ['apiVersion', 'kind']);
-    if (!kind) return undefined;
+    const keyed = expectObjectWithKeys(value, path, report, ['apiVersion', 'kind']);
+    if (!keyed) return undefined;
+    const kind = keyed.object;
+    report = keyed.report;
     const apiVersion = stringWhere((v) => (PARAM_API_VERSION.test(v) ? undefined : `paramKind apiVersion "${v}" must be "<group>/<version>" or "<version>", like "shaper.io/v1alpha1"`))(
       kind.apiVersion,
       [...path, 'apiVersion'],
@@ -168,8 +176,10 @@ function checkParamKind(value: unknown, path: ProblemPath, report: Report): Para
 
 function checkParamRef(value: unknown, path: ProblemPath, report: Report): ParamRef | undefined {
   return validOnly(report, (report) => {
-    const ref = expectObject(value, path, report, ['name', 'namespace', 'selector', 'parameterNotFoundAction']);
-    if (!ref) return undefined;
+    const keyed = expectObjectWithKeys(value, path, report, ['name', 'namespace', 'selector', 'parameterNotFoundAction']);
+    if (!keyed) return undefined;
+    const ref = keyed.object;
+    report = keyed.report;
     const name = ref.name === undefined ? undefined : expectString(ref.name, [...path, 'name'], report);
     const namespace = ref.namespace === undefined ? undefined : expectString(ref.namespace, [...path, 'namespace'], report);
     const selector = ref.selector === undefined ? undefined : checkLabelSelector(ref.selector, [...path, 'selector'], report);

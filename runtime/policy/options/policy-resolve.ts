@@ -4,18 +4,23 @@
  * the API server would apply. Used by the decorator at runtime and by the
  * generator on statically evaluated arguments, as resolve.ts is for webhooks.
  */
-import { didYouMean } from '../../did-you-mean.js';
 import type { Problem } from '../../problems.js';
-import { isPlainObject, type Report } from '../../options/check.js';
+import { POLICY_SPELLINGS } from '../../options/api-spellings.js';
+import { checkKeys, isPlainObject, type Report } from '../../options/check.js';
 import { isDnsSubdomain, MAX_DNS_SUBDOMAIN } from '../../options/kubernetes-names.js';
 import { checkFields, type Fields } from '../../webhook/options/fields.js';
 import { MUTATING_POLICY_FIELDS } from './mutating-policy-fields.js';
 import type { MutatingPolicyOptions, ResolvedMutatingPolicy } from './mutating-policy-types.js';
 import { VALIDATING_POLICY_FIELDS } from './policy-fields.js';
 import type { PolicyOptions, ResolvedPolicy, ResolvedValidatingPolicy, ValidatingPolicyOptions } from './policy-types.js';
-import { nameDomain, resolveRule } from '../../webhook/options/resolve.js';
+import { optionKeys, ownDomain, resolveRule } from '../../webhook/options/resolve.js';
 
-/** `ProfileTierPolicy` → `profile-tier-policy.<first rule group with a dot, else shaper-gen.io>`. */
+/**
+ * `ProfileTierPolicy` → `profile-tier-policy.<the first rule group that is the user's domain>`, or
+ * `profile-tier-policy` alone when the rules name only core and Kubernetes' groups: a policy's name
+ * needs no domain (unlike a webhook's), and one the user does not own (shaper-gen.io, networking.k8s.io)
+ * would only claim it.
+ */
 export function defaultPolicyName(className: string, rules: readonly { readonly groups: readonly string[] }[] = []): string {
   const kebab = className
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
@@ -23,7 +28,8 @@ export function defaultPolicyName(className: string, rules: readonly { readonly 
     .replace(/[^A-Za-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .toLowerCase();
-  return `${kebab}.${nameDomain(rules)}`;
+  const domain = ownDomain(rules);
+  return domain === undefined ? kebab : `${kebab}.${domain}`;
 }
 
 /** What differs between the policy kinds: the decorator's name, its option table, its own checks and defaults. */
@@ -42,13 +48,10 @@ function resolvePolicyOptions<O extends PolicyOptions, R extends ResolvedPolicy>
     report([], `${kind.decorator} expects an options object`);
     return { problems };
   }
-  const known = Object.keys(kind.fields);
-  for (const key of Object.keys(raw)) {
-    if (!known.includes(key)) report([key], `unknown option "${key}"; ${didYouMean(key, known)}known options: ${known.join(', ')}`);
-  }
-  const options = checkFields(raw, kind.fields, report);
-  checkSharedOptions(raw, options, className, report);
-  kind.check(raw, options, report);
+  const checked = checkKeys(raw, [], report, optionKeys(Object.keys(kind.fields), POLICY_SPELLINGS));
+  const options = checkFields(raw, kind.fields, checked);
+  checkSharedOptions(raw, options, className, checked);
+  kind.check(raw, options, checked);
   const { rules } = options;
   if (problems.length > 0 || rules === undefined) return { problems };
   const complete = { ...options, rules } as O;

@@ -55,7 +55,7 @@ export interface ParamRef {
 
 /** What every CEL admission policy accepts, validating or mutating: its name, what it matches, its variables and parameter. */
 export interface PolicyOptions {
-  /** Policy (and binding) name, a DNS subdomain. Default: `<class name in kebab-case>.<first rule group with a dot, else shaper-gen.io>`. */
+  /** Policy (and binding) name, a DNS subdomain. Default: `<class name in kebab-case>.<first rule group that is a domain, not Kubernetes' own>`, or the class name in kebab-case alone when the rules name only core and Kubernetes' groups. */
   readonly name?: string;
   /** Which requests the policy sees (matchConstraints.resourceRules); at least one. */
   readonly rules: readonly RuleOptions[];

@@ -6,7 +6,8 @@
 import { checkCacheOption } from '../../cache/cached-resource.js';
 import type { ProblemPath } from '../../problems.js';
 import { checkRbacRules } from '../rbac-options.js';
-import { describe, eachItem, expectArray, expectObject, expectString, oneOf, reportDuplicates, validOnly, type Checker, type Report } from '../../options/check.js';
+import { describe, eachItem, expectArray, expectObjectWithKeys, expectString, oneOf, reportDuplicates, validOnly, type Checker, type Report } from '../../options/check.js';
+import { RULE_SPELLINGS } from '../../options/api-spellings.js';
 import { isApiGroupOrWildcard, isDnsLabel, isDnsSubdomain, isQualifiedName, isResourceReference, webhookPathProblem } from '../../options/kubernetes-names.js';
 import { checkLabelSelector } from '../../options/label-selector.js';
 import {
@@ -131,8 +132,10 @@ const RULE_KEYS = ['groups', 'versions', 'resources', 'operations', 'scope'];
 
 export function checkRule(value: unknown, path: ProblemPath, report: Report): RuleOptions | undefined {
   return validOnly(report, (report) => {
-    const rule = expectObject(value, path, report, RULE_KEYS);
-    if (!rule) return undefined;
+    const keyed = expectObjectWithKeys(value, path, report, RULE_KEYS, RULE_SPELLINGS);
+    if (!keyed) return undefined;
+    const rule = keyed.object;
+    report = keyed.report;
     /** A required, non-empty list of distinct strings, each checked by `item`. */
     const list = <T extends string>(key: string, item: (text: string, at: ProblemPath) => T | undefined): T[] | undefined => {
       const at = [...path, key];
@@ -193,8 +196,10 @@ export function checkMatchConditions(value: unknown, path: ProblemPath, report: 
     if (conditions.length > MAX_MATCH_CONDITIONS) report(path, `at most ${MAX_MATCH_CONDITIONS} matchConditions are allowed, got ${conditions.length}`);
     const seen = new Set<string>();
     return eachItem(conditions, path, report, (entry, at, report) => {
-      const condition = expectObject(entry, at, report, ['name', 'expression']);
-      if (!condition) return undefined;
+      const keyed = expectObjectWithKeys(entry, at, report, ['name', 'expression']);
+      if (!keyed) return undefined;
+      const condition = keyed.object;
+      report = keyed.report;
       const name = expectString(condition.name, [...at, 'name'], report);
       if (name !== undefined) {
         if (!isQualifiedName(name)) {

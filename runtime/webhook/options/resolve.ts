@@ -5,9 +5,8 @@
  * problem's path back to a source location); the runtime applies it when a
  * class is decorated.
  */
-import { didYouMean } from '../../did-you-mean.js';
 import type { Problem } from '../../problems.js';
-import { isPlainObject, type Report } from '../../options/check.js';
+import { checkKeys, isPlainObject, type ApiSpellings, type KeyRules, type Report } from '../../options/check.js';
 import { checkFields, WEBHOOK_FIELDS, WEBHOOK_OPTION_NAMES } from './fields.js';
 import { isDnsSubdomain, MAX_DNS_SUBDOMAIN } from '../../options/kubernetes-names.js';
 import type { ResolvedRule, ResolvedWebhook, RuleOptions, WebhookOptions } from './types.js';
@@ -29,6 +28,25 @@ export function nameDomain(rules: readonly { readonly groups: readonly string[] 
   return rules.flatMap((rule) => rule.groups).find((group) => group.includes('.') && isDnsSubdomain(group)) ?? DEFAULT_NAME_SUFFIX;
 }
 
+/** The domains of Kubernetes' own API groups (apps, networking.k8s.io, …): reserved to the project, owned by no user. */
+const KUBERNETES_DOMAINS = ['k8s.io', 'kubernetes.io'];
+
+/**
+ * The first API group of the rules that is a domain of the user's: a DNS
+ * subdomain with a dot, not Kubernetes' own; undefined when the rules name only
+ * core and built-in groups.
+ */
+export function ownDomain(rules: readonly { readonly groups: readonly string[] }[]): string | undefined {
+  return rules
+    .flatMap((rule) => rule.groups)
+    .find((group) => group.includes('.') && isDnsSubdomain(group) && !KUBERNETES_DOMAINS.some((domain) => group === domain || group.endsWith(`.${domain}`)));
+}
+
+/** A decorator's options: an unknown one named with the known ones. */
+export function optionKeys(known: readonly string[], spellings?: ApiSpellings): KeyRules {
+  return { known, unknown: (key, hint) => `unknown option "${key}"; ${hint}known options: ${known.join(', ')}`, spellings };
+}
+
 /** A rule with its scope defaulted, as webhooks and policies resolve it. */
 export function resolveRule(rule: RuleOptions): ResolvedRule {
   return { groups: [...rule.groups], versions: [...rule.versions], resources: [...rule.resources], operations: [...rule.operations], scope: rule.scope ?? '*' };
@@ -45,12 +63,9 @@ export function resolveWebhookOptions(raw: unknown): { webhook?: ResolvedWebhook
     report([], '@Webhook expects an options object');
     return { problems };
   }
-  const known: readonly string[] = WEBHOOK_OPTION_NAMES;
-  for (const key of Object.keys(raw)) {
-    if (!known.includes(key)) report([key], `unknown option "${key}"; ${didYouMean(key, known)}known options: ${known.join(', ')}`);
-  }
-  const options = checkFields(raw, WEBHOOK_FIELDS, report);
-  checkBetweenOptions(raw, options, report);
+  const checked = checkKeys(raw, [], report, optionKeys(WEBHOOK_OPTION_NAMES));
+  const options = checkFields(raw, WEBHOOK_FIELDS, checked);
+  checkBetweenOptions(raw, options, checked);
   const { path, mutating, rules } = options;
   if (problems.length > 0 || path === undefined || mutating === undefined || rules === undefined) return { problems };
   return { webhook: withDefaults({ ...options, path, mutating, rules }), problems };

@@ -39,7 +39,7 @@ afterEach(() => {
 describe('a generated CRD in the chart', () => {
   it('is written under templates/crds/, renders as the scanned model (every string back as written, {{ included), and passes helm lint --strict and the oracle', async () => {
     expect(await runManifests({}, project.dir)).toBe(0);
-    expect(printed(log)).toContain('1 webhooks from 1 of 3 files, 1 CRD; 8 file(s) updated');
+    expect(printed(log)).toContain('1 webhook and 1 CRD from 1 of 3 files; 8 files updated');
     expect(printed(log)).toContain(`wrote ${CRD_FILE}`);
     const model = scanCustomResources(
       project.file('tsconfig.json'),
@@ -66,6 +66,7 @@ describe('a generated CRD in the chart', () => {
             { name: 'Size', type: 'string', jsonPath: '.spec.size', description: 'The size, small to large', priority: 1 },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           ],
+          selectableFields: [{ jsonPath: '.spec.size' }],
           schema: { openAPIV3Schema: JSON.parse(JSON.stringify(model.versions[0]!.schema)) },
         },
       ],
@@ -119,7 +120,7 @@ describe('manifests --check and obsolete CRD templates', () => {
   it('reports a stale CRD, then one whose kind is gone, which a run removes (a CRD template without the generated header is left alone)', async () => {
     expect(await runManifests({}, project.dir)).toBe(0);
     expect(await runManifests({ check: true }, project.dir)).toBe(0);
-    expect(printed(log)).toContain('generated files are up to date (1 webhooks, 1 CRD)');
+    expect(printed(log)).toContain('generated files are up to date (1 webhook and 1 CRD)');
 
     project.write('src/api/widget.ts', WIDGET.replace('enabled?: boolean;', 'enabled?: boolean;\n  added?: string;'));
     expect(await runManifests({ check: true }, project.dir)).toBe(1);
@@ -144,7 +145,7 @@ describe('nothing is written', () => {
     expect(printed(error).split('\n')).toEqual([
       'src/api/widget.ts:35:22: @shaper:maximum takes a number, not "lots"',
       'src/api/widget.ts:46:23: @shaper:listType takes one of atomic, set, map, not "bag"',
-      'shaper-gen: 2 problem(s); nothing was written',
+      'shaper-gen: 2 problems; nothing was written',
     ]);
     expect(existsSync(project.file(CRD_FILE))).toBe(false);
     expect(existsSync(project.file('charts/shaper-webhooks/templates/validating-webhook-configuration.yaml'))).toBe(false);
@@ -157,7 +158,7 @@ describe('nothing is written', () => {
     expect(printed(error).split('\n')).toEqual([
       'charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare crds.install, which the generated CRD templates read (see "Chart contract" in the shaper-gen README)',
       'charts/shaper-webhooks/values.yaml:1:1: values.yaml does not declare crds.keep, which the generated CRD templates read (see "Chart contract" in the shaper-gen README)',
-      'shaper-gen: 2 problem(s); nothing was written',
+      'shaper-gen: 2 problems; nothing was written',
     ]);
     expect(existsSync(project.file(CRD_FILE))).toBe(false);
   });

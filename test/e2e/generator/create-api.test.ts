@@ -149,7 +149,7 @@ describe('a second version of a kind', () => {
     expect(await runManifests({}, project.dir)).toBe(1);
     expect(lines(error)).toEqual([
       'src/api/infra/v1beta1/gateway.ts:24:4: Gateway has several versions (v1beta1, v1alpha1): mark the one stored in etcd with @shaper:storageversion',
-      'shaper-gen: 1 problem(s); nothing was written',
+      'shaper-gen: 1 problem; nothing was written',
     ]);
     const kindFile = 'src/api/infra/v1beta1/gateway.ts';
     project.write(kindFile, project.read(kindFile).replace(' * @shaper:subresource status\n', ' * @shaper:subresource status\n * @shaper:storageversion\n'));

@@ -83,7 +83,7 @@ const WIDGET_BINDING = {
 const OWNER_POLICY = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: VAP,
-  metadata: { name: 'config-map-owner.shaper-gen.io', labels: CHART_LABELS },
+  metadata: { name: 'config-map-owner', labels: CHART_LABELS },
   spec: {
     failurePolicy: 'Fail',
     matchConstraints: {
@@ -98,8 +98,8 @@ const OWNER_POLICY = {
 const OWNER_BINDING = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: BINDING,
-  metadata: { name: 'config-map-owner.shaper-gen.io', labels: CHART_LABELS },
-  spec: { policyName: 'config-map-owner.shaper-gen.io', validationActions: ['Deny'] },
+  metadata: { name: 'config-map-owner', labels: CHART_LABELS },
+  spec: { policyName: 'config-map-owner', validationActions: ['Deny'] },
 };
 
 let project: FixtureProject;
@@ -128,9 +128,9 @@ describe('generated ValidatingAdmissionPolicies rendered by helm', () => {
   it('decode strictly into the admissionregistration.k8s.io/v1 Go types, no value lost (wire oracle)', async () => {
     const verdicts = judgeManifests(await helmTemplateText(chart)).filter((v) => v.kind === VAP || v.kind === BINDING);
     expect(verdicts.map((v) => [v.kind, v.name, v.problems])).toEqual([
-      [VAP, 'config-map-owner.shaper-gen.io', []],
+      [VAP, 'config-map-owner', []],
       [VAP, 'widget-limits.example.com', []],
-      [BINDING, 'config-map-owner.shaper-gen.io', []],
+      [BINDING, 'config-map-owner', []],
       [BINDING, 'widget-limits.example.com', []],
     ]);
   });
@@ -143,7 +143,7 @@ describe('generated ValidatingAdmissionPolicies rendered by helm', () => {
   });
 
   it('take validationActions from policies.validationActions, and from a per-policy override before that', async () => {
-    const objects = await policyObjects({ set: { 'policies.validationActions': ['Warn'], 'policies.overrides': { 'config-map-owner.shaper-gen.io': { validationActions: ['Deny', 'Audit'] } } } });
+    const objects = await policyObjects({ set: { 'policies.validationActions': ['Warn'], 'policies.overrides': { 'config-map-owner': { validationActions: ['Deny', 'Audit'] } } } });
     expect(objects).toEqual([
       OWNER_POLICY,
       WIDGET_POLICY,

@@ -35,7 +35,7 @@ describe('shaper-gen serve', () => {
       await sleep(300);
       expect((await getPlain(config.health, '/readyz')).status).toBe(503);
       expect(await server.exited).toBe(0);
-      expect(server.logs().map((line) => line.msg)).toEqual(expect.arrayContaining(['serving certificate loaded', 'serving 3 webhook(s)', 'shutting down: unready, draining', 'stopped']));
+      expect(server.logs().map((line) => line.msg)).toEqual(expect.arrayContaining(['serving certificate loaded', 'serving 3 webhooks', 'shutting down: unready, draining', 'stopped']));
     } finally {
       server.child.kill('SIGKILL');
     }

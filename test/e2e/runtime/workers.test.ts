@@ -22,7 +22,7 @@ const review = (uid: string) => admissionReview({ uid, object: { apiVersion: 'sh
 const servingPids = (server: ServeProcess) =>
   server
     .logs()
-    .filter((line) => String(line.msg).startsWith('serving 3 webhook(s)'))
+    .filter((line) => String(line.msg).startsWith('serving 3 webhooks'))
     .map((line) => ({ worker: line.worker as number, pid: line.pid as number }));
 
 describe('shaper-gen serve with workers: 2', () => {

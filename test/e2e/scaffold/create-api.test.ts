@@ -109,7 +109,7 @@ describe('shaper-gen create api in a project from shaper-gen init', () => {
       ].join('\n'),
     );
     expect((await user.sh('npm', ['run', 'manifests'])).stdout).toContain(`wrote charts/${NAME}/templates/crds/${GROUP}_guestbooks.yaml`);
-    expect((await user.sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (4 webhooks, 1 CRD)');
+    expect((await user.sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (4 webhooks, 1 policy and 1 CRD)');
     expect((await user.sh('npm', ['test'])).stdout).toMatch(/Tests\s+10 passed/);
     await user.sh('npm', ['run', 'typecheck']);
     expect(await helmLint(chart())).toContain('1 chart(s) linted, 0 chart(s) failed');
@@ -130,7 +130,7 @@ describe('shaper-gen create api in a project from shaper-gen init', () => {
     const refused = await outcome(user.sh('npm', ['run', 'manifests']));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'src/api/webapp/v1beta1/guestbook.ts:24:4: Guestbook has several versions (v1beta1, v1alpha1): mark the one stored in etcd with @shaper:storageversion\nshaper-gen: 1 problem(s); nothing was written\n',
+      'src/api/webapp/v1beta1/guestbook.ts:24:4: Guestbook has several versions (v1beta1, v1alpha1): mark the one stored in etcd with @shaper:storageversion\nshaper-gen: 1 problem; nothing was written\n',
     );
 
     const kindFile = path.join(user.dir, 'src/api/webapp/v1beta1/guestbook.ts');

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import https from 'node:https';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/fixture-project.js';
@@ -19,7 +19,7 @@ import { until } from '../../support/serve-process.js';
 import { createUserProject, GENERATOR_PACKAGE, RUNTIME_PACKAGE, type UserProject } from '../../support/user-project.js';
 
 const NAME = 'team-guard';
-const POLICY_NAME = 'config-map-team-policy.shaper-gen.io';
+const POLICY_NAME = 'config-map-team-policy';
 let project: string;
 let user: UserProject;
 let runtimeTarball: string;
@@ -81,7 +81,7 @@ describe('the published packages', () => {
     expect(['ts-morph', '@ts-morph/common', 'handlebars', '@marcbachmann/cel-js'].filter((name) => JSON.stringify(runtime).includes(`"${name}"`))).toEqual([]);
     expect(Object.keys(runtime).filter((key) => /peer/i.test(key))).toEqual([]);
     expect(generator.version).toBe(runtime.version);
-    expect(Object.keys(generator.dependencies).sort()).toEqual(['@marcbachmann/cel-js', 'handlebars', 'tinyglobby', 'ts-morph', 'yaml']);
+    expect(Object.keys(generator.dependencies).sort()).toEqual(['@marcbachmann/cel-js', 'fast-check', 'handlebars', 'tinyglobby', 'ts-morph', 'yaml']);
     expect({ dependencies: generator.dependencies, peerDependencies: generator.peerDependencies }).toEqual({
       dependencies: source.dependencies,
       peerDependencies: { [RUNTIME_PACKAGE]: runtime.version },
@@ -94,7 +94,7 @@ describe('shaper-gen init in a fresh npm project', () => {
     expect(user.initOutput).toContain(`for chart "${NAME}"`);
     expect(user.initOutput).toContain(`wrote charts/${NAME}/templates/validating-webhook-configuration.yaml`);
     expect(user.initOutput).toContain(`wrote charts/${NAME}/templates/validating-admission-policies.yaml`);
-    expect(user.initOutput).toContain('shaper-gen: 2 webhooks and 1 policies from');
+    expect(user.initOutput).toContain('shaper-gen: 2 webhooks and 1 policy from');
     expect(user.initOutput.split('\n').filter((line) => line.includes('build context'))).toEqual([
       `  package.json: dependencies.${RUNTIME_PACKAGE} is now file:vendor/${runtimeTarball}, a copy of file:../${runtimeTarball} inside the image's build context`,
       `  package.json: devDependencies.${GENERATOR_PACKAGE} is now file:vendor/${generatorTarball}, a copy of file:../${generatorTarball} inside the image's build context`,
@@ -121,23 +121,46 @@ describe('shaper-gen init in a fresh npm project', () => {
     const tests = (await sh('npm', ['test'])).stdout;
     expect(tests).toMatch(/Tests\s+6 passed/);
     expect(tests).toContain('src/policies/configmap-team-policy.test.ts');
-    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks)');
+    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks and 1 policy)');
     await sh('npm', ['run', 'typecheck']);
     expect(await helmLint(path.join(project, 'charts', NAME))).toContain('0 chart(s) failed');
-  });
+  }, 120_000);
+
+  it('fails npm test on a type error that vitest alone runs green: a test reading a field its type does not have', async () => {
+    const file = path.join(project, 'src/webhooks/stale-field.test.ts');
+    writeFileSync(
+      file,
+      `import type { V1ConfigMap } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+const configMap: V1ConfigMap = { data: { mode: 'fast' } };
+it('reads a renamed field', () => expect(configMap.datas).toBeUndefined());
+`,
+    );
+    try {
+      expect((await sh('npx', ['vitest', 'run', 'src/webhooks/stale-field.test.ts'])).stdout).toMatch(/Tests\s+1 passed/);
+      const failed = await sh('npm', ['test']).then(
+        () => undefined,
+        (error: { stdout: string; code: number }) => error,
+      );
+      expect(failed?.code).toBeGreaterThan(0);
+      expect(failed?.stdout).toContain("src/webhooks/stale-field.test.ts(4,52): error TS2551: Property 'datas' does not exist on type 'V1ConfigMap'. Did you mean 'data'?");
+    } finally {
+      rmSync(file);
+    }
+  }, 120_000);
 
   it('never overwrites: a second init writes nothing and lists the file the user changed', async () => {
     const file = path.join(project, 'src/webhooks/configmap-validator.ts');
     writeFileSync(file, `${readFileSync(file, 'utf8')}// changed by the user\n`);
     const { stdout } = await sh('npx', ['shaper-gen', 'init', '--no-install']);
-    expect(stdout).toContain('0 file(s) written');
+    expect(stdout).toContain('0 files written');
     expect(stdout).toContain('kept as they are (--force overwrites):\n    src/webhooks/configmap-validator.ts\n');
   });
 
   it('serves a core-resource webhook typed with @kubernetes/client-node: generated, tested, typechecked, rendered with its RBAC', async () => {
     writeFileSync(path.join(project, 'src/webhooks/secret-validator.ts'), SECRET_VALIDATOR);
     await sh('npm', ['run', 'manifests']);
-    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('(3 webhooks)');
+    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('(3 webhooks and 1 policy)');
     await sh('npm', ['run', 'typecheck']);
     await sh('npm', ['run', 'build']);
     expect((await sh('npm', ['test'])).stdout).toMatch(/Tests\s+6 passed/);
@@ -148,7 +171,7 @@ describe('shaper-gen init in a fresh npm project', () => {
     const config = findObject(objects, 'ConfigMap', `guard-${NAME}-config`).data['config.yaml'] as string;
     expect(config).toContain('handlers:\n  - dist/webhooks.generated.js\n');
     expect(readFileSync(path.join(project, 'dist/webhooks.generated.js'), 'utf8')).toContain('SecretValidator');
-  });
+  }, 120_000);
 
   it('renders its ValidatingAdmissionPolicy and binding where the API server serves them, and leaves them out where it does not', async () => {
     const chart = path.join(project, 'charts', NAME);
@@ -204,7 +227,7 @@ describe('shaper-gen init in a fresh npm project', () => {
       );
       expect(failure?.split('\n').filter((line) => line.startsWith('src/') || line.startsWith('shaper-gen:'))).toEqual([
         "src/policies/configmap-team-policy.ts:12:19: validations[0].expression: CEL compilation failed at column 1: Logical operator requires bool operands, got 'int'",
-        'shaper-gen: 1 problem(s); nothing was written',
+        'shaper-gen: 1 problem; nothing was written',
       ]);
       expect(readFileSync(path.join(project, 'charts', NAME, 'templates/validating-admission-policies.yaml'), 'utf8')).toBe(generated);
     } finally {

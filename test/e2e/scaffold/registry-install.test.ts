@@ -129,7 +129,7 @@ describe("the README's install commands in a fresh npm project whose .npmrc name
     expect(initOutput).toContain(`wrote charts/${NAME}/templates/validating-webhook-configuration.yaml`);
     expect((await sh('npm', ['test'])).stdout).toMatch(/Tests\s+6 passed/);
     await sh('npm', ['run', 'manifests']);
-    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks)');
+    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks and 1 policy)');
     const objects = await helmTemplate(path.join(project, 'charts', NAME), { release: 'guard', namespace: 'guard-system' });
     const fullname = `guard-${NAME}`;
     const paths = (kind: string) => findObject(objects, kind, fullname).webhooks.map((webhook: { clientConfig: { service: { path: string } } }) => webhook.clientConfig.service.path);
@@ -197,6 +197,6 @@ describe('the next release, published the same way', () => {
     const [command, ...args] = refused.stderr.trim().split(': ').at(-1)!.split(' ');
     await sh(command!, args);
     expect(PACKAGES.map(installedVersion)).toEqual([NEXT, NEXT]);
-    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks)');
+    expect((await sh('npm', ['run', 'manifests:check'])).stdout).toContain('generated files are up to date (2 webhooks and 1 policy)');
   });
 });

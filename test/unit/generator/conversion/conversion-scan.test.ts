@@ -76,7 +76,7 @@ async function problems(files: Record<string, string>): Promise<string[]> {
     ),
   ).toEqual([]);
   const lines = printed(error).split('\n');
-  expect(lines.at(-1)).toBe(`shaper-gen: ${lines.length - 1} problem(s); nothing was written`);
+  expect(lines.at(-1)).toBe(`shaper-gen: ${lines.length - 1} problem${lines.length === 2 ? '' : 's'}; nothing was written`);
   return lines.slice(0, -1);
 }
 

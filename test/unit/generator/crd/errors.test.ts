@@ -86,7 +86,7 @@ describe('markers', () => {
       'src/api/k.ts:11:26: @shaper:nullable takes no argument',
       'src/api/k.ts:13:25: @shaper:pattern is not a regular expression: Invalid regular expression: /([a-z/u: Unterminated character class',
       'src/api/k.ts:15:25: cannot evaluate `NOPE` statically: its declaration could not be found (imports must resolve to project sources)',
-      "src/api/k.ts:17:33: @shaper:validation rule: CEL compilation failed at column 9: Unexpected token: EOF (self is typed from the field's schema)",
+      "src/api/k.ts:17:42: @shaper:validation rule: CEL compilation failed: Unexpected token: EOF (self is typed from the field's schema)",
       'src/api/k.ts:19:28: @shaper:validation needs rule=…',
       "src/api/k.ts:21:33: @shaper:validation rule: must evaluate to bool but got int (self is typed from the field's schema)",
       'src/api/k.ts:23:47: @shaper:validation reason takes one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate, not "Oops"',
@@ -114,9 +114,9 @@ describe('markers', () => {
         ),
       }),
     ).toEqual([
-      "src/api/k.ts:5:33: @shaper:validation rule: CEL compilation failed at column 6: No such key: minimum (self is typed from the field's schema)",
-      "src/api/k.ts:7:33: @shaper:validation rule: CEL compilation failed at column 1: no such overload: string == int (self is typed from the field's schema)",
-      "src/api/k.ts:9:33: @shaper:validation rule: CEL compilation failed at column 1: no such overload: Self == optional<Self> (self is typed from the field's schema)",
+      "src/api/k.ts:5:39: @shaper:validation rule: CEL compilation failed: No such key: minimum (self is typed from the field's schema)",
+      "src/api/k.ts:7:34: @shaper:validation rule: CEL compilation failed: no such overload: string == int (self is typed from the field's schema)",
+      "src/api/k.ts:9:34: @shaper:validation rule: CEL compilation failed: no such overload: Self == optional<Self> (self is typed from the field's schema)",
       "src/api/k.ts:11:69: @shaper:validation messageExpression: must evaluate to string but got int (self is typed from the field's schema)",
     ]);
   });
@@ -197,7 +197,9 @@ export interface Other extends KubernetesObject {}
  * @shaper:printcolumn name=C type=string jsonPath=spec.c
  * @shaper:printcolumn name=C type=string jsonPath=.spec.c
  */
-export interface Third extends KubernetesObject {}
+export interface Third extends KubernetesObject {
+  spec?: { c?: string };
+}
 `,
       }),
     ).toEqual([
@@ -209,6 +211,74 @@ export interface Third extends KubernetesObject {}
       'src/api/k.ts:15:24: @shaper:printcolumn needs jsonPath=…',
       'src/api/k.ts:16:36: @shaper:printcolumn type takes one of integer, number, string, boolean, date, not "str"',
       'src/api/k.ts:17:52: @shaper:printcolumn jsonPath is a JSON path starting with "." (e.g. .spec.replicas)',
+    ]);
+  });
+
+  it('keys spelt as kubebuilder spells them, or misspelt: one message each, naming the key here', () => {
+    expect(
+      problems({
+        'src/api/k.ts': `${HEAD}/**
+ * @shaper:resource
+ * @shaper:subresource scale specpath=.spec.replicas statuspath=.status.replicas
+ * @shaper:printcolumn name=Image type=string JSONPath=.spec.image
+ * @shaper:printcolumn name=Size type=string jsonpaht=.spec.image
+ */
+export interface Thing extends KubernetesObject {
+  spec?: { replicas?: number; image?: string };
+  status?: { replicas?: number };
+}
+`,
+      }),
+    ).toEqual([
+      'src/api/k.ts:4:30: @shaper:subresource: write specReplicasPath=, not specpath= ("specpath" is kubebuilder\'s name for it)',
+      'src/api/k.ts:5:47: @shaper:printcolumn: write jsonPath=, not JSONPath= ("JSONPath" is kubebuilder\'s name for it)',
+      'src/api/k.ts:6:46: @shaper:printcolumn has no key "jsonpaht"; did you mean "jsonPath"? its keys: name, type, jsonPath, description, format, priority',
+    ]);
+  });
+
+  it('JSON paths of printer columns, scale and selectable fields followed through the schema, at the step that is wrong, naming the nearest field', () => {
+    expect(
+      problems({
+        'src/api/k.ts': `${HEAD}/**
+ * @shaper:resource
+ * @shaper:subresource scale specReplicasPath=.spec.replica statusReplicasPath=.status.replicas labelSelectorPath=.status.selector
+ * @shaper:printcolumn name=Image type=string jsonPath=.spec.imag
+ * @shaper:printcolumn name=Ready type=string jsonPath=".status.conditions[?(@.type==\\"Ready\\")].stat"
+ * @shaper:printcolumn name=Host type=string jsonPath=.spec.template.hostname
+ * @shaper:printcolumn name=Port type=integer jsonPath=.spec.ports[0].number
+ * @shaper:printcolumn name=Owner type=string jsonPath=.metadata.ownerRefs
+ * @shaper:printcolumn name=Team type=string jsonPath=.metadata.labels.team
+ * @shaper:printcolumn name=Free type=string jsonPath=.spec.extra.anything.below
+ * @shaper:selectablefield jsonPath=.spec.image
+ * @shaper:selectablefield jsonPath=.spec.ports
+ * @shaper:selectablefield jsonPath=.metadata.name
+ * @shaper:selectablefield jsonPath=.spec.colour
+ */
+export interface Thing extends KubernetesObject {
+  spec?: { replicas?: number; image?: string; template?: { hostName?: string }; ports?: { port: number }[]; extra?: unknown };
+  status?: { replicas?: number; selector?: { app?: string }; conditions?: { type: string; status: string }[] };
+}
+/**
+ * @shaper:resource
+ * @shaper:subresource scale specReplicasPath=.spec.size statusReplicasPath=.status.replicas[0]
+ */
+export interface Other extends KubernetesObject {
+  spec?: { size?: string };
+  status?: { replicas?: number[] };
+}
+`,
+      }),
+    ).toEqual([
+      'src/api/k.ts:4:53: @shaper:subresource scale specReplicasPath: .spec has no field "replica"; did you mean "replicas"?',
+      'src/api/k.ts:5:62: @shaper:printcolumn jsonPath: .spec has no field "imag"; did you mean "image"?',
+      'src/api/k.ts:6:56: @shaper:printcolumn jsonPath: .status.conditions[*] has no field "stat"; did you mean "status"?',
+      'src/api/k.ts:7:70: @shaper:printcolumn jsonPath: .spec.template has no field "hostname"; did you mean "hostName"?',
+      'src/api/k.ts:8:71: @shaper:printcolumn jsonPath: .spec.ports[*] has no field "number"; its fields: port',
+      'src/api/k.ts:9:66: @shaper:printcolumn jsonPath: .metadata has no field "ownerRefs"; did you mean "ownerReferences"?',
+      'src/api/k.ts:13:37: @shaper:selectablefield jsonPath .spec.ports must name a string, integer or boolean field, not a field of type array',
+      'src/api/k.ts:14:37: @shaper:selectablefield jsonPath must not name a field of metadata (the API server selects metadata.name and metadata.namespace itself)',
+      'src/api/k.ts:15:43: @shaper:selectablefield jsonPath: .spec has no field "colour"; its fields: extra, image, ports, replicas, template',
+      'src/api/k.ts:23:47: @shaper:subresource scale specReplicasPath .spec.size is a field of type string; it must hold the replica count, an integer',
     ]);
   });
 

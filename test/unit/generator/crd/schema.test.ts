@@ -46,6 +46,7 @@ describe('a kind with every kind of field', () => {
               { name: 'Size', type: 'string', jsonPath: '.spec.size', description: 'The size, small to large', priority: 1 },
               { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
             ],
+            selectableFields: [{ jsonPath: '.spec.size' }],
             schema: {
               type: 'object',
               description: "A widget: the fixture's kind.",

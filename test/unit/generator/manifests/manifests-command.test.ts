@@ -49,12 +49,12 @@ describe('shaper-gen manifests', () => {
     expect(await runManifests({}, project.dir)).toBe(0);
     const first = GENERATED.map((file) => project.read(file));
     const mtimes = GENERATED.map((file) => statSync(project.file(file)).mtimeMs);
-    expect(printed(log)).toContain('4 webhooks from 2 of 2 files; 7 file(s) updated');
+    expect(printed(log)).toContain('4 webhooks from 2 of 2 files; 7 files updated');
 
     expect(await runManifests({}, project.dir)).toBe(0);
     expect(GENERATED.map((file) => project.read(file))).toEqual(first);
     expect(GENERATED.map((file) => statSync(project.file(file)).mtimeMs)).toEqual(mtimes);
-    expect(printed(log)).toContain('0 file(s) updated');
+    expect(printed(log)).toContain('0 files updated');
   });
 
   it('sorts configurations and webhooks; the index imports each file once, naming its classes, and aliases clashing class names', async () => {
@@ -93,7 +93,7 @@ describe('shaper-gen manifests', () => {
     expect(await runManifests({ check: true }, project.dir)).toBe(1);
     expect(readFileSync(project.file(GENERATED[1]!), 'utf8')).toBe(before);
     const report = printed(error);
-    expect(report).toContain('generated file(s) are stale; run `shaper-gen manifests` and commit the result:');
+    expect(report).toMatch(/^shaper-gen: \d+ generated files are stale; run `shaper-gen manifests` and commit the result:/);
     expect(report).toMatch(/charts\/shaper-webhooks\/templates\/validating-webhook-configuration\.yaml: line \d+: expected ".*", found ".*"/);
     expect(report).toContain('charts/shaper-webhooks/templates/_webhook-paths.tpl: line');
   });
@@ -122,7 +122,7 @@ export class Bad { validateCreate() {} }`,
     expect(printed(error).split('\n')).toEqual([
       'src/bad.ts:2:59: rules must list at least one rule',
       'src/bad.ts:2:79: timeoutSeconds must be a whole number from 1 to 30, got number 0',
-      'shaper-gen: 2 problem(s); nothing was written',
+      'shaper-gen: 2 problems; nothing was written',
     ]);
     expect(await runManifests({ check: true }, project.dir)).toBe(1);
   });
@@ -148,7 +148,7 @@ export class Lookup { validateCreate() {} }`,
       `charts/shaper-webhooks/templates/_helpers.tpl:1:1: no template defines "shaper-webhooks.caSource", which the generated webhook configurations include (helpers are named after Chart.yaml's name "shaper-webhooks") ${contract}`,
       `charts/shaper-webhooks/templates:1:1: no template makes the cert-manager Certificate "<fullname>-serving-cert" whose CA cainjector injects into the generated webhook configurations ${contract}`,
       `charts/shaper-webhooks/templates:1:1: webhooks declare rbac or cache, but no template includes "shaper-webhooks.rbacRules": the server's ServiceAccount would not get those permissions ${contract}`,
-      'shaper-gen: 7 problem(s); nothing was written',
+      'shaper-gen: 7 problems; nothing was written',
     ]);
     for (const file of GENERATED) expect(() => project.read(file)).toThrow(/ENOENT/);
   });

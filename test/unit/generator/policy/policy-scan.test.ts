@@ -257,7 +257,7 @@ export class WidgetDefaults {}
     ).toEqual([
       `${at('src/defaults.ts', source, 'replicaz', 'replicaz')}: mutations[0].applyConfiguration.expression: CEL compilation failed at column 26: Object.spec has no field 'replicaz' in the resource's schema (object is widgets.example.com/v1, typed from its schema)`,
       `${at('src/defaults.ts', source, 'pth', 'pth')}: mutations[1].jsonPatch.expression: CEL compilation failed at column 23: JSONPatch has no field 'pth' (JSONPatch has the fields op, path, from and value)`,
-      'shaper-gen: 2 problem(s); nothing was written',
+      'shaper-gen: 2 problems; nothing was written',
     ]);
     expect(existsSync(path.join(dir, 'charts/shaper-webhooks/templates/mutating-admission-policies.yaml'))).toBe(false);
   });

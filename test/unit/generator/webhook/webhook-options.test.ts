@@ -86,6 +86,29 @@ describe('validation errors', () => {
     ['missing required options', {}, ['path: option "path" is required', 'mutating: option "mutating" is required', 'rules: option "rules" is required']],
     ['unknown option', { ...validating, verbs: ['create'] }, [expect.stringMatching(/^verbs: unknown option "verbs"; known options: path, mutating, name/)]],
     ['mistyped option', { ...validating, timeoutSecond: 5 }, [expect.stringMatching(/^timeoutSecond: unknown option "timeoutSecond"; did you mean "timeoutSeconds"\? known options: path, /)]],
+    [
+      'misspelt required option: one message, not also "path is required"',
+      { ...validating, path: undefined, paht: '/validate-profile' },
+      [expect.stringMatching(/^paht: unknown option "paht"; did you mean "path"\? known options: /)],
+    ],
+    [
+      'rule keys as the API spells them: one line each, naming the name here',
+      { ...validating, rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], operations: ['CREATE'] }] },
+      [
+        'rules[0].apiGroups: write "groups", not "apiGroups": "apiGroups" is the Kubernetes API\'s name, "groups" shaper-gen\'s',
+        'rules[0].apiVersions: write "versions", not "apiVersions": "apiVersions" is the Kubernetes API\'s name, "versions" shaper-gen\'s',
+      ],
+    ],
+    [
+      'misspelt rule key: one message',
+      { ...validating, rules: [{ ...rule, resources: undefined, resouces: ['profiles'] }] },
+      ['rules[0].resouces: unknown key "resouces" in rules[0]; did you mean "resources"? expected groups, versions, resources, operations, scope'],
+    ],
+    [
+      'rbac rule with apiGroups',
+      { ...validating, rbac: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get'] }] },
+      ['rbac[0].apiGroups: write "groups", not "apiGroups": "apiGroups" is the Kubernetes API\'s name, "groups" shaper-gen\'s'],
+    ],
     ['path prefix vs mutating', { ...validating, mutating: true }, ['path: a mutating webhook\'s path must start with "/mutate-", got "/validate-profile"']],
     ['path prefix vs validating', { ...validating, path: '/mutate-x' }, ['path: a validating webhook\'s path must start with "/validate-", got "/mutate-x"']],
     ['path charset', { ...validating, path: '/validate-Profile!' }, [rfc1123('/validate-Profile!', 0, 'validate-Profile!')]],

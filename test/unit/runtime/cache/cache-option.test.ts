@@ -45,7 +45,6 @@ describe('cache option', () => {
       ['cache.1.resource', 'resource "Pods" must be a lower-case plural resource name without a subresource, e.g. "configmaps"'],
       ['cache.2.resource', 'resource "pods/status" must be a lower-case plural resource name without a subresource, e.g. "configmaps"'],
       ['cache.3.grup', 'unknown key "grup" in cache entry; did you mean "group"? expected group, version, resource'],
-      ['cache.3.group', 'cache entry option "group" is required: the API group, "" for the core group'],
       ['cache.4', 'cache entry must be an object {group, version, resource}, e.g. { group: "", version: "v1", resource: "configmaps" }'],
       ['cache.6', 'duplicate cache entry configmaps v1'],
     ]);

@@ -22,7 +22,7 @@ function thrownFor(options: unknown, name = 'BadPolicy'): unknown {
 describe('@MutatingPolicy', () => {
   it('keeps the resolved options on the class, every default applied', () => {
     expect(mutatingPolicyOf(TeamLabelDefault)).toEqual({
-      name: 'team-label-default.shaper-gen.io',
+      name: 'team-label-default',
       rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'], scope: '*' }],
       excludeResourceRules: [],
       namespaceSelector: undefined,

@@ -20,7 +20,7 @@ function thrownFor(options: unknown, name = 'BadPolicy'): unknown {
 describe('@ValidatingPolicy', () => {
   it('keeps the resolved options on the class, every default applied', () => {
     expect(validatingPolicyOf(TeamLabelPolicy)).toEqual({
-      name: 'team-label-policy.shaper-gen.io',
+      name: 'team-label-policy',
       rules: [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'], scope: '*' }],
       excludeResourceRules: [],
       namespaceSelector: undefined,
@@ -72,5 +72,23 @@ describe('@ValidatingPolicy', () => {
   it('decorates classes only', () => {
     const decorate = ValidatingPolicy({ rules: RULES, validations: [{ expression: 'true' }] });
     expect(() => decorate(class X {}, { kind: 'method' } as never)).toThrow(new TypeError('@ValidatingPolicy decorates classes, not a method'));
+  });
+});
+
+describe("a policy's default name", () => {
+  const named = (...groups: string[]) => {
+    const policy = class ReplicasPolicy {};
+    ValidatingPolicy({ rules: [{ groups, versions: ['v1'], resources: ['things'], operations: ['CREATE'] }], validations: [{ expression: 'true' }] })(policy);
+    return validatingPolicyOf(policy)!.name;
+  };
+
+  it("ends in the first rule group that is the user's domain, and in no domain when the rules name only core and Kubernetes' groups", () => {
+    expect([named('apps', 'example.com'), named(''), named('apps', 'batch'), named('networking.k8s.io'), named('storage.kubernetes.io', 'apps.example.com')]).toEqual([
+      'replicas-policy.example.com',
+      'replicas-policy',
+      'replicas-policy',
+      'replicas-policy',
+      'replicas-policy.apps.example.com',
+    ]);
   });
 });

@@ -36,7 +36,7 @@ describe('an expression that errors', () => {
       allowed: false,
       code: 422,
       reason: 'Invalid',
-      message: denied('fail-on-error.shaper-gen.io', `expression '${ERRING}' resulted in error: no such key: mode`),
+      message: denied('fail-on-error', `expression '${ERRING}' resulted in error: no such key: mode`),
       warnings: [],
       auditAnnotations: {},
     });
@@ -46,13 +46,13 @@ describe('an expression that errors', () => {
     const decision = await runPolicy(FailOnError, { object: configMap({}), validationActions: ['Warn'] });
     expect([decision.allowed, decision.warnings]).toEqual([
       true,
-      [`Validation failed for ValidatingAdmissionPolicy 'fail-on-error.shaper-gen.io' with binding 'fail-on-error.shaper-gen.io': expression '${ERRING}' resulted in error: no such key: mode`],
+      [`Validation failed for ValidatingAdmissionPolicy 'fail-on-error' with binding 'fail-on-error': expression '${ERRING}' resulted in error: no such key: mode`],
     ]);
   });
 
   it('admits under failurePolicy Ignore, while a false result still denies', async () => {
     expect(await runPolicy(IgnoreErrors, { object: configMap({}) })).toEqual({ matched: true, allowed: true, code: 200, warnings: [], auditAnnotations: {} });
-    expect((await runPolicy(IgnoreErrors, { object: configMap({ mode: 'slow' }) })).message).toBe(denied('ignore-errors.shaper-gen.io', 'mode must be fast'));
+    expect((await runPolicy(IgnoreErrors, { object: configMap({ mode: 'slow' }) })).message).toBe(denied('ignore-errors', 'mode must be fast'));
   });
 });
 
@@ -75,8 +75,8 @@ describe('the Audit action', () => {
       warnings: [],
       auditAnnotations: {
         'validation.policy.admission.k8s.io/validation_failure': JSON.stringify([
-          { message: 'data needs an owner', policy: 'audit-only.shaper-gen.io', binding: 'audit-only.shaper-gen.io', expressionIndex: 0, validationActions: ['Audit'] },
-          { message: 'at most 2 keys, got 3', policy: 'audit-only.shaper-gen.io', binding: 'audit-only.shaper-gen.io', expressionIndex: 1, validationActions: ['Audit'] },
+          { message: 'data needs an owner', policy: 'audit-only', binding: 'audit-only', expressionIndex: 0, validationActions: ['Audit'] },
+          { message: 'at most 2 keys, got 3', policy: 'audit-only', binding: 'audit-only', expressionIndex: 1, validationActions: ['Audit'] },
         ]),
       },
     });
@@ -86,7 +86,7 @@ describe('the Audit action', () => {
     const decision = await runPolicy(AuditOnly, { object: configMap({ a: '1', b: '2', c: '3' }), validationActions: ['Deny', 'Audit'] });
     expect([decision.allowed, decision.message, Object.keys(decision.auditAnnotations)]).toEqual([
       false,
-      denied('audit-only.shaper-gen.io', 'data needs an owner'),
+      denied('audit-only', 'data needs an owner'),
       ['validation.policy.admission.k8s.io/validation_failure'],
     ]);
   });
@@ -94,7 +94,7 @@ describe('the Audit action', () => {
   it('gives each failure the index of its validation, counting those that passed', async () => {
     const decision = await runPolicy(AuditOnly, { object: configMap({ owner: 'team-a', b: '2', c: '3' }) });
     expect(JSON.parse(decision.auditAnnotations['validation.policy.admission.k8s.io/validation_failure']!)).toEqual([
-      { message: 'at most 2 keys, got 3', policy: 'audit-only.shaper-gen.io', binding: 'audit-only.shaper-gen.io', expressionIndex: 1, validationActions: ['Audit'] },
+      { message: 'at most 2 keys, got 3', policy: 'audit-only', binding: 'audit-only', expressionIndex: 1, validationActions: ['Audit'] },
     ]);
   });
 });
@@ -111,7 +111,7 @@ class AnnotateMode {}
 
 describe('audit annotations', () => {
   it('are published trimmed, and left out when empty or null', async () => {
-    expect((await runPolicy(AnnotateMode, { object: configMap({ mode: 'fast' }) })).auditAnnotations).toEqual({ 'annotate-mode.shaper-gen.io/mode': 'fast' });
+    expect((await runPolicy(AnnotateMode, { object: configMap({ mode: 'fast' }) })).auditAnnotations).toEqual({ 'annotate-mode/mode': 'fast' });
   });
 });
 
@@ -155,12 +155,12 @@ describe('matchConditions', () => {
     });
     const system = await runPolicy(Conditional, { object: configMap({}, { team: '' }), userInfo: { username: 'system:admin', groups: [] } });
     expect([system.matched, system.why]).toEqual([false, 'matchCondition "not-system" is false']);
-    expect((await runPolicy(Conditional, { object: configMap({}, { team: '' }) })).message).toBe(denied('conditional.shaper-gen.io', 'team must not be empty'));
+    expect((await runPolicy(Conditional, { object: configMap({}, { team: '' }) })).message).toBe(denied('conditional', 'team must not be empty'));
   });
 
   it('that error deny under failurePolicy Fail, and leave the request out under Ignore', async () => {
     expect((await runPolicy(ConditionalFail, { object: configMap({}, { team: 'a' }) })).message).toBe(
-      denied('conditional-fail.shaper-gen.io', "expression 'object.data.mode == 'fast'' resulted in error: no such key: mode"),
+      denied('conditional-fail', "expression 'object.data.mode == 'fast'' resulted in error: no such key: mode"),
     );
     expect(await runPolicy(ConditionalIgnore, { object: configMap({}) })).toMatchObject({ matched: false, why: 'a matchCondition failed and failurePolicy is Ignore', allowed: true });
   });
@@ -189,7 +189,7 @@ describe('namespaceSelector', () => {
 
   it('is matched against the namespaceObject given, which the expressions see too', async () => {
     expect((await runPolicy(ProductionOnly, { object: configMap({}), namespaceObject: namespace({ env: 'prod' }) })).message).toBe(
-      denied('production-only.shaper-gen.io', 'production ConfigMaps need an owner'),
+      denied('production-only', 'production ConfigMaps need an owner'),
     );
     expect((await runPolicy(ProductionOnly, { object: configMap({ owner: 'a' }), namespaceObject: namespace({ env: 'prod' }) })).allowed).toBe(true);
     expect(await runPolicy(ProductionOnly, { object: configMap({}), namespaceObject: namespace({ env: 'dev' }) })).toMatchObject({
@@ -224,12 +224,12 @@ class UsesBrokenVariable {}
 describe('variables', () => {
   it('are evaluated when used: an erroring variable no expression reads fails nothing', async () => {
     expect((await runPolicy(LazyVariables, { object: configMap({ mode: 'fast' }) })).allowed).toBe(true);
-    expect((await runPolicy(LazyVariables, { object: configMap({}) })).message).toBe(denied('lazy-variables.shaper-gen.io', 'mode must be fast, got slow'));
+    expect((await runPolicy(LazyVariables, { object: configMap({}) })).message).toBe(denied('lazy-variables', 'mode must be fast, got slow'));
   });
 
   it('that error fail the expression reading them, with the composition wording', async () => {
     expect((await runPolicy(UsesBrokenVariable, { object: configMap({}) })).message).toBe(
-      denied('uses-broken-variable.shaper-gen.io', `expression 'variables.broken == 'x'' resulted in error: composited variable "broken" fails to evaluate: no such key: missing`),
+      denied('uses-broken-variable', `expression 'variables.broken == 'x'' resulted in error: composited variable "broken" fails to evaluate: no such key: missing`),
     );
   });
 });

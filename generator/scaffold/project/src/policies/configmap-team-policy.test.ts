@@ -18,7 +18,7 @@ describe('ConfigMapTeamPolicy', () => {
       allowed: false,
       code: 422,
       reason: 'Invalid',
-      message: `configmaps "settings" is forbidden: ValidatingAdmissionPolicy 'config-map-team-policy.shaper-gen.io' with binding 'config-map-team-policy.shaper-gen.io' denied request: ConfigMaps labelled ${OPT_IN_LABEL}=true must name their team in the label ${TEAM_LABEL}`,
+      message: `configmaps "settings" is forbidden: ValidatingAdmissionPolicy 'config-map-team-policy' with binding 'config-map-team-policy' denied request: ConfigMaps labelled ${OPT_IN_LABEL}=true must name their team in the label ${TEAM_LABEL}`,
       warnings: [],
       auditAnnotations: {},
     });
