@@ -15,7 +15,8 @@ export default {
     {
       name: 'generator-through-internal-contract',
       severity: 'error',
-      comment: "The generator reaches the runtime only through the package's entry points: its public API (shaper-gen, shaper-gen/testing) and shaper-gen/internal/generator (runtime/internal/generator.ts), the list the two packages agree on.",
+      comment:
+        "The generator reaches the runtime only through the package's entry points: its public API (shaper-gen, shaper-gen/testing) and shaper-gen/internal/generator (runtime/internal/generator.ts), the list the two packages agree on.",
       from: { path: '^generator/' },
       to: { path: '^runtime/', pathNot: '^runtime/(internal/generator|index|testing/index)\\.ts$' },
     },
