@@ -291,7 +291,7 @@ describe('a policy on CronJob, typed from its CRD', () => {
         out: [],
         err: [
           `src/policies/cronjob-policy.ts:6:${column('resourcs')}: validations[0].expression: CEL compilation failed at column ${misspelt.indexOf('resourcs') + 1}: No such key: resourcs (object is cronjobs.batch.tutorial.kubebuilder.io/v1, typed from its schema)`,
-          'shaper-gen: 1 problem(s); nothing was written',
+          'shaper-gen: 1 problem; nothing was written',
         ],
       });
     } finally {
@@ -310,7 +310,7 @@ describe('kept current', () => {
       code: 1,
       out: [],
       err: [
-        'shaper-gen: 1 generated file(s) are stale; run `shaper-gen manifests` and commit the result:',
+        'shaper-gen: 1 generated file is stale; run `shaper-gen manifests` and commit the result:',
         `  ${CRONJOB_MODULE}: differs from what ${CRONJOBS_CRD} give: line 61: expected "  timeZone?: string;", found "  /** schedule in Cron format, see https://en.wikipedia.org/wiki/Cron. */"`,
       ],
     });
@@ -348,7 +348,7 @@ describe('the built CLI', () => {
       const check = shaperGen('manifests', '--check');
       expect([check.status, check.stderr]).toEqual([
         1,
-        `shaper-gen: 1 generated file(s) are stale; run \`shaper-gen manifests\` and commit the result:\n  ${CRONJOB_MODULE}: no longer generated (its kind is gone); run \`shaper-gen manifests\` to remove it\n`,
+        `shaper-gen: 1 generated file is stale; run \`shaper-gen manifests\` and commit the result:\n  ${CRONJOB_MODULE}: no longer generated (its kind is gone); run \`shaper-gen manifests\` to remove it\n`,
       ]);
       const removed = shaperGen('manifests');
       expect([removed.status, removed.stderr, removed.stdout.split('\n').slice(1)]).toEqual([0, '', [`  removed ${CRONJOB_MODULE}`, '']]);
