@@ -21,7 +21,7 @@ function policy(name: string, expression: string, messageExpression?: string): a
   return target;
 }
 
-const policyName = (name: string) => `${name.replace(/[A-Z]/g, (c, i: number) => (i ? '-' : '') + c.toLowerCase())}.shaper-gen.io`;
+const policyName = (name: string) => `${name.replace(/[A-Z]/g, (c, i: number) => (i ? '-' : '') + c.toLowerCase())}`; // core-group resources: the default name has no domain
 
 const denial = (name: string, message: string) => ({
   matched: true,
