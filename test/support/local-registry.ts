@@ -52,6 +52,8 @@ packages:
   '**':
     access: $all
     proxy: upstream
+# The generator's tarball carries the CEL engine (about 17 MiB packed), above Verdaccio's default 10mb.
+max_body_size: 64mb
 web:
   enable: false
 log: { type: stdout, format: pretty, level: warn }

@@ -23,7 +23,7 @@ import { GENERATOR_PACKAGE, outcome, quietEnv, RUNTIME_PACKAGE } from '../../sup
 const run = promisify(execFile);
 const NAME = 'registry-guard';
 const COMMAND_MS = 300_000;
-const POLICY_NAME = 'config-map-team-policy.shaper-gen.io';
+const POLICY_NAME = 'config-map-team-policy';
 const PACKAGES = [RUNTIME_PACKAGE, GENERATOR_PACKAGE] as const;
 const own = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
 const VERSION = own.version;
