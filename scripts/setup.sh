@@ -14,3 +14,4 @@ fi
 if [ -f "$root/scripts/install-helm.sh" ]; then bash "$root/scripts/install-helm.sh"; fi
 bash "$root/scripts/install-oracle.sh"
 bash "$root/scripts/build-cel-engine.sh"
+bash "$root/scripts/install-verdaccio.sh"

@@ -17,7 +17,8 @@ import { REPO_ROOT } from './fixture-project.js';
 import { until } from './serve-process.js';
 
 const run = promisify(execFile);
-const VERDACCIO = path.join(REPO_ROOT, 'node_modules/verdaccio/bin/verdaccio');
+/** Installed by scripts/install-verdaccio.sh (run by scripts/setup.sh) into the tools cache. */
+const VERDACCIO = path.join(process.env.SHAPER_GEN_CACHE ?? path.join(os.homedir(), '.cache', 'shaper-gen'), 'tools', 'verdaccio-6.10.4', 'node_modules/verdaccio/bin/verdaccio');
 const PUBLISHER = 'publisher';
 const START_MS = 60_000;
 const STOP_MS = 10_000;
