@@ -124,7 +124,7 @@ describe.runIf(onNode)('the chart on a real node', () => {
       ).toBe('nsenter: failed to execute sh: No such file or directory');
       expect((await env.readyz()).status).toBe(200);
     }
-    expect(env.logs('serve', 100_000)).toMatch(/"msg":"serving 4 webhook\(s\) and conversions at \/convert"/);
+    expect(env.logs('serve', 100_000)).toMatch(/"msg":"serving 4 webhooks and conversions at \/convert"/);
   });
 
   it('rolls a restart of the Deployment under continuous admission and conversion traffic with no failed call', async () => {
