@@ -13,7 +13,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../support/free-port.js';
-import { REPO_ROOT } from './fixture-project.js';
 import { until } from './serve-process.js';
 
 const run = promisify(execFile);

@@ -21,7 +21,8 @@ function policy(name: string, expression: string, messageExpression?: string): a
   return target;
 }
 
-const policyName = (name: string) => `${name.replace(/[A-Z]/g, (c, i: number) => (i ? '-' : '') + c.toLowerCase())}`; // core-group resources: the default name has no domain
+// Core-group resources: the default name has no domain.
+const policyName = (name: string) => name.replace(/[A-Z]/g, (c, i: number) => (i ? '-' : '') + c.toLowerCase());
 
 const denial = (name: string, message: string) => ({
   matched: true,
