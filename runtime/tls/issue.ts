@@ -52,8 +52,8 @@ function serverExtensions(hosts: readonly string[]): x509.Extension[] {
   ];
 }
 
-/** A self-signed serving certificate for `hosts` (names or IP addresses). */
-export async function createSelfSignedServing(commonName: string, hosts: readonly string[], notAfter: Date, now = new Date()): Promise<KeyPair> {
+/** A self-signed certificate named `commonName` with `extensions` made for its keys. */
+async function createSelfSigned(commonName: string, notAfter: Date, now: Date, extensions: (keys: webcrypto.CryptoKeyPair) => Promise<x509.Extension[]> | x509.Extension[]): Promise<KeyPair> {
   provider();
   const keys = await generateKeys();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
@@ -63,29 +63,23 @@ export async function createSelfSignedServing(commonName: string, hosts: readonl
     notAfter,
     keys,
     signingAlgorithm: ALGORITHM,
-    extensions: serverExtensions(hosts),
+    extensions: await extensions(keys),
   });
   return exportPair(certificate, keys);
 }
 
+/** A self-signed serving certificate for `hosts` (names or IP addresses). */
+export function createSelfSignedServing(commonName: string, hosts: readonly string[], notAfter: Date, now = new Date()): Promise<KeyPair> {
+  return createSelfSigned(commonName, notAfter, now, () => serverExtensions(hosts));
+}
+
 /** A CA certificate that signs serving certificates only (path length 0). */
-export async function createCa(commonName: string, notAfter: Date, now = new Date()): Promise<KeyPair> {
-  provider();
-  const keys = await generateKeys();
-  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serialNumber(),
-    name: `CN=${commonName}`,
-    notBefore: new Date(now.getTime() - BACKDATE_MS),
-    notAfter,
-    keys,
-    signingAlgorithm: ALGORITHM,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
-  });
-  return exportPair(certificate, keys);
+export function createCa(commonName: string, notAfter: Date, now = new Date()): Promise<KeyPair> {
+  return createSelfSigned(commonName, notAfter, now, async (keys) => [
+    new x509.BasicConstraintsExtension(true, 0, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+  ]);
 }
 
 /** A serving certificate for `hosts`, signed by `ca`; never valid past the CA. */
