@@ -1,0 +1,64 @@
+/**
+ * How the API server reaches the webhooks of static admission files: by URL
+ * (static admission has no Services), trusting a CA bundle file's
+ * certificates. From `--static-url` / `--static-ca-bundle`, else from the
+ * `static` section of shaper.yaml.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from 'shaper-gen/internal/generator';
+import { diagnosticIn } from '../diagnostics.js';
+import type { GeneratorConfig } from '../config.js';
+
+export interface StaticSettings {
+  /** Every webhook's URL is this base and the webhook's path. */
+  readonly url: string | undefined;
+  /** The base64 of the CA bundle file's PEM, as `clientConfig.caBundle` holds it. */
+  readonly caBundle: string | undefined;
+}
+
+export interface StaticFlags {
+  readonly staticUrl?: string;
+  readonly staticCaBundle?: string;
+}
+
+/** The API server's rule for a webhook URL (k8s.io/apiserver pkg/util/webhook ValidateWebhookURL), for a base URL. */
+export function webhookUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be a URL like https://webhooks.example.com:9443';
+  }
+  if (url.protocol !== 'https:') return "must be an https URL: the API server calls webhooks over 'https' only";
+  if (url.username || url.password) return 'must not hold user information: the API server refuses it in a webhook URL';
+  if (url.search || url.hash || value.includes('?') || value.includes('#')) return "must not have a query or a fragment: each webhook's path is appended to it";
+  return undefined;
+}
+
+export function resolveStaticSettings(config: GeneratorConfig, flags: StaticFlags, cwd: string): StaticSettings {
+  const url = flags.staticUrl ?? config.staticAdmission?.url;
+  const urlProblem = flags.staticUrl === undefined ? undefined : webhookUrlProblem(flags.staticUrl);
+  if (urlProblem) throw new ConfigError([diagnosticIn('--static-url', `${flags.staticUrl} ${urlProblem}`)], 'static admission');
+  const caFile = flags.staticCaBundle !== undefined ? path.resolve(cwd, flags.staticCaBundle) : config.staticAdmission?.caBundle && path.resolve(config.root, config.staticAdmission.caBundle);
+  return { url, caBundle: caFile === undefined ? undefined : readCaBundle(caFile) };
+}
+
+function readCaBundle(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      [diagnosticIn(file, `cannot read the CA bundle: ${(error as Error).message}; name a PEM file with --static-ca-bundle or static.caBundle in shaper.yaml`)],
+      'static admission',
+    );
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError(
+      [diagnosticIn(file, "not a PEM bundle of CA certificates (no -----BEGIN CERTIFICATE-----): name the CA that signed the webhook server's certificate")],
+      'static admission',
+    );
+  }
+  return Buffer.from(pem).toString('base64');
+}
