@@ -26,6 +26,7 @@ import { conversionModels } from '../conversion/model.js';
 import type { Crd } from '../crd/types.js';
 import type { DecoratedWebhook } from '../webhook/scan-webhook.js';
 import type { StaticOutput } from '../static/files.js';
+import type { Templates } from '../chart/render.js';
 
 export interface GenerationResult {
   readonly files: readonly GeneratedFile[];
@@ -96,6 +97,20 @@ export async function generateManifests(config: GeneratorConfig, options: Genera
     const configFile = config.configFile ?? path.join(config.root, 'shaper.yaml');
     return { ...counts, ...staticAdmissionFiles({ webhooks, policies, chartName, root: config.root, configFile }, templates, options.static) };
   }
+  const files = chartFiles(config, templates, chartName, { webhooks, policies, conversions, crds: crdScan.crds });
+  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
+  files.push(...types.modules);
+  const obsolete = [...obsoleteCrdFiles(config.chartDir, files), ...types.obsolete];
+  return { ...counts, files, typesModules: types.modules.length, obsolete };
+}
+
+/** The chart's generated templates and the handlers module. */
+function chartFiles(
+  config: GeneratorConfig,
+  templates: Templates,
+  chartName: string,
+  { webhooks, policies, conversions, crds }: Pick<GenerationResult, 'webhooks' | 'policies' | 'conversions' | 'crds'>,
+): GeneratedFile[] {
   const chartTemplates = path.join(config.chartDir, 'templates');
   const files: GeneratedFile[] = CONFIGURATION_KINDS.map((kind) => ({
     path: path.join(chartTemplates, kind.fileName),
@@ -110,7 +125,7 @@ export async function generateManifests(config: GeneratorConfig, options: Genera
         webhooks.map((w) => w.webhook),
         chartName,
         conversions.map((c) => c.conversion.path),
-        conversionCrdNames(crdScan.crds, conversions),
+        conversionCrdNames(crds, conversions),
       ),
     ),
   });
@@ -124,10 +139,7 @@ export async function generateManifests(config: GeneratorConfig, options: Genera
     ),
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule, conversions)) });
-  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
-  files.push(...types.modules);
-  const obsolete = [...obsoleteCrdFiles(config.chartDir, files), ...types.obsolete];
-  return { ...counts, files, typesModules: types.modules.length, obsolete };
+  return files;
 }
 
 /** The CRDs whose kind has a `@Conversion`. */
