@@ -39,7 +39,7 @@ export function webhookUrlProblem(value: string): string | undefined {
 export function resolveStaticSettings(config: GeneratorConfig, flags: StaticFlags, cwd: string): StaticSettings {
   const url = flags.staticUrl ?? config.staticAdmission?.url;
   const urlProblem = flags.staticUrl === undefined ? undefined : webhookUrlProblem(flags.staticUrl);
-  if (urlProblem) throw new ConfigError([diagnosticIn('--static-url', `${flags.staticUrl} ${urlProblem}`)], 'static admission');
+  if (urlProblem) throw new ConfigError([{ path: ['--static-url'], message: `${flags.staticUrl} ${urlProblem}` }], 'static admission');
   const caFile = flags.staticCaBundle !== undefined ? path.resolve(cwd, flags.staticCaBundle) : config.staticAdmission?.caBundle && path.resolve(config.root, config.staticAdmission.caBundle);
   return { url, caBundle: caFile === undefined ? undefined : readCaBundle(caFile) };
 }
