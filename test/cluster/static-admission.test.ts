@@ -129,16 +129,32 @@ function withServerFields<T extends { metadata: Record<string, unknown> }>(expec
  */
 function deniedByPolicy(resource: { group: string; resource: string }, name: string, policy: string, message: string) {
   const denial = `ValidatingAdmissionPolicy '${policy}' with binding '${policy}' denied request: ${message}`;
-  return {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
+  return failure({
     message: `${resource.resource}.${resource.group} "${name}" is forbidden: ${denial}`,
     reason: 'Invalid',
     details: { name, group: resource.group, kind: resource.resource, causes: [{ message: denial }] },
     code: 422,
-  };
+  });
+}
+
+/** A metav1.Status of a refusal as a client reads it. */
+function failure(status: { message: string; reason: string; details: object; code: number }) {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', ...status };
+}
+
+/** A gold Profile below priority 500 (server-side dry run): the static ProfileTierPolicy denies it. */
+async function expectCheapGoldDenied(name: string, priority: number): Promise<void> {
+  const answer = await client.request('POST', `${PROFILES}?dryRun=All`, {
+    apiVersion: 'shaper.io/v1alpha1',
+    kind: 'Profile',
+    metadata: { name, namespace: NS },
+    spec: { tier: 'gold', priority, description: 'gold on the cheap' },
+  });
+  expect(answer).toEqual({
+    status: 422,
+    warnings: [],
+    body: deniedByPolicy({ group: 'shaper.io', resource: 'profiles' }, name, STATIC.tierPolicy, `a gold Profile needs priority 500 or more, got ${priority}`),
+  });
 }
 
 describe('shaper-gen manifests --static, loaded by kube-apiserver 1.37', () => {
@@ -164,17 +180,7 @@ describe('shaper-gen manifests --static, loaded by kube-apiserver 1.37', () => {
   });
 
   it('denies a gold Profile below priority 500 through the static validating policy, with its message', async () => {
-    const answer = await client.request('POST', PROFILES, {
-      apiVersion: 'shaper.io/v1alpha1',
-      kind: 'Profile',
-      metadata: { name: 'cheap-gold', namespace: NS },
-      spec: { tier: 'gold', priority: 100, description: 'gold on the cheap' },
-    });
-    expect(answer).toEqual({
-      status: 422,
-      warnings: [],
-      body: deniedByPolicy({ group: 'shaper.io', resource: 'profiles' }, 'cheap-gold', STATIC.tierPolicy, 'a gold Profile needs priority 500 or more, got 100'),
-    });
+    await expectCheapGoldDenied('cheap-gold', 100);
   });
 
   it('denies a Deployment whose tier label names no tier through the static policy (server-side dry run)', async () => {
@@ -249,31 +255,17 @@ describe('static objects and the API', () => {
     const notFound = (resource: string, name: string) => ({
       status: 404,
       warnings: [],
-      body: {
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
+      body: failure({
         message: `${resource}.admissionregistration.k8s.io "${name}" not found`,
         reason: 'NotFound',
         details: { name, group: 'admissionregistration.k8s.io', kind: resource },
         code: 404,
-      },
+      }),
     });
     expect(await client.request('GET', `${ADMISSION}/validatingadmissionpolicies/${STATIC.tierPolicy}`)).toEqual(notFound('validatingadmissionpolicies', STATIC.tierPolicy));
     expect(await client.request('DELETE', `${ADMISSION}/validatingadmissionpolicies/${STATIC.tierPolicy}`)).toEqual(notFound('validatingadmissionpolicies', STATIC.tierPolicy));
     expect(await client.request('DELETE', `${ADMISSION}/validatingwebhookconfigurations/${STATIC.webhooks}`)).toEqual(notFound('validatingwebhookconfigurations', STATIC.webhooks));
-    const denied = await client.request('POST', `${PROFILES}?dryRun=All`, {
-      apiVersion: 'shaper.io/v1alpha1',
-      kind: 'Profile',
-      metadata: { name: 'still-cheap', namespace: NS },
-      spec: { tier: 'gold', priority: 1, description: 'x' },
-    });
-    expect(denied).toEqual({
-      status: 422,
-      warnings: [],
-      body: deniedByPolicy({ group: 'shaper.io', resource: 'profiles' }, 'still-cheap', STATIC.tierPolicy, 'a gold Profile needs priority 500 or more, got 1'),
-    });
+    await expectCheapGoldDenied('still-cheap', 1);
   });
 
   it('refuses an API object that takes a static name', async () => {
@@ -288,11 +280,7 @@ describe('static objects and the API', () => {
     expect(answer).toEqual({
       status: 422,
       warnings: [],
-      body: {
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
+      body: failure({
         message: `ValidatingAdmissionPolicy.admissionregistration.k8s.io "${name}" is invalid: metadata.name: Invalid value: "${name}": ${message}`,
         reason: 'Invalid',
         details: {
@@ -302,7 +290,7 @@ describe('static objects and the API', () => {
           causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${message}`, field: 'metadata.name' }],
         },
         code: 422,
-      },
+      }),
     });
   });
 });

@@ -32,6 +32,14 @@ const RULE = { apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CR
 const MATCH = { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, resourceRules: [RULE] };
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 
+/** A webhook configuration of one webhook, as one static file holds it. */
+const configuration = (kind: string, name: string, webhook: object) => [{ apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks: [webhook] }];
+/** A policy and its binding of the same name, as one static file holds them. */
+const policyWithBinding = (kind: string, name: string, spec: object, bindingSpec: object = {}) => [
+  { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, spec },
+  { apiVersion: 'admissionregistration.k8s.io/v1', kind: `${kind}Binding`, metadata: { name }, spec: { policyName: name, ...bindingSpec } },
+];
+
 let project: FixtureProject;
 let error: MockInstance;
 const printed = (spy: MockInstance) => spy.mock.calls.map((call) => call.join(' ')).join('\n');
@@ -59,81 +67,42 @@ describe('shaper-gen manifests --static', () => {
     expect(await runManifests({ static: 'static', staticUrl: 'https://hooks.example.com:9443/', staticCaBundle: 'pki/ca.crt' }, project.dir)).toBe(0);
     const caBundle = Buffer.from(PEM).toString('base64');
     expect(staticObjects()).toEqual({
-      'mutating-policies/widget-label-policy.example.com.static.k8s.io.yaml': [
-        {
-          apiVersion: 'admissionregistration.k8s.io/v1',
-          kind: 'MutatingAdmissionPolicy',
-          metadata: { name: 'widget-label-policy.example.com.static.k8s.io' },
-          spec: {
-            failurePolicy: 'Fail',
-            matchConstraints: MATCH,
-            mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'sized': 'yes'}}}" } }],
-            reinvocationPolicy: 'Never',
-          },
-        },
-        {
-          apiVersion: 'admissionregistration.k8s.io/v1',
-          kind: 'MutatingAdmissionPolicyBinding',
-          metadata: { name: 'widget-label-policy.example.com.static.k8s.io' },
-          spec: { policyName: 'widget-label-policy.example.com.static.k8s.io' },
-        },
-      ],
-      'mutating-webhooks/shaper-webhooks-defaults.static.k8s.io.yaml': [
-        {
-          apiVersion: 'admissionregistration.k8s.io/v1',
-          kind: 'MutatingWebhookConfiguration',
-          metadata: { name: 'shaper-webhooks-defaults.static.k8s.io' },
-          webhooks: [
-            {
-              name: 'mutate-widget.example.com',
-              admissionReviewVersions: ['v1'],
-              clientConfig: { url: 'https://hooks.example.com:9443/mutate-widget', caBundle },
-              failurePolicy: 'Fail',
-              matchPolicy: 'Equivalent',
-              reinvocationPolicy: 'IfNeeded',
-              rules: [RULE],
-              sideEffects: 'None',
-              timeoutSeconds: 10,
-            },
-          ],
-        },
-      ],
-      'validating-policies/widget-size-policy.example.com.static.k8s.io.yaml': [
-        {
-          apiVersion: 'admissionregistration.k8s.io/v1',
-          kind: 'ValidatingAdmissionPolicy',
-          metadata: { name: 'widget-size-policy.example.com.static.k8s.io' },
-          spec: { failurePolicy: 'Fail', matchConstraints: MATCH, validations: [{ expression: 'object.spec.size < 10', message: 'size {{ below }} 10' }] },
-        },
-        {
-          apiVersion: 'admissionregistration.k8s.io/v1',
-          kind: 'ValidatingAdmissionPolicyBinding',
-          metadata: { name: 'widget-size-policy.example.com.static.k8s.io' },
-          spec: { policyName: 'widget-size-policy.example.com.static.k8s.io', validationActions: ['Deny', 'Audit'] },
-        },
-      ],
-      'validating-webhooks/shaper-webhooks.static.k8s.io.yaml': [
-        {
-          apiVersion: 'admissionregistration.k8s.io/v1',
-          kind: 'ValidatingWebhookConfiguration',
-          metadata: { name: 'shaper-webhooks.static.k8s.io' },
-          webhooks: [
-            {
-              name: 'validate-widget.example.com',
-              admissionReviewVersions: ['v1'],
-              clientConfig: { url: 'https://hooks.example.com:9443/validate-widget', caBundle },
-              failurePolicy: 'Fail',
-              matchPolicy: 'Equivalent',
-              namespaceSelector: { matchLabels: { team: 'a' } },
-              objectSelector: { matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] },
-              rules: [RULE],
-              sideEffects: 'None',
-              timeoutSeconds: 10,
-              matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
-            },
-          ],
-        },
-      ],
+      'mutating-policies/widget-label-policy.example.com.static.k8s.io.yaml': policyWithBinding('MutatingAdmissionPolicy', 'widget-label-policy.example.com.static.k8s.io', {
+        failurePolicy: 'Fail',
+        matchConstraints: MATCH,
+        mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'sized': 'yes'}}}" } }],
+        reinvocationPolicy: 'Never',
+      }),
+      'mutating-webhooks/shaper-webhooks-defaults.static.k8s.io.yaml': configuration('MutatingWebhookConfiguration', 'shaper-webhooks-defaults.static.k8s.io', {
+        name: 'mutate-widget.example.com',
+        admissionReviewVersions: ['v1'],
+        clientConfig: { url: 'https://hooks.example.com:9443/mutate-widget', caBundle },
+        failurePolicy: 'Fail',
+        matchPolicy: 'Equivalent',
+        reinvocationPolicy: 'IfNeeded',
+        rules: [RULE],
+        sideEffects: 'None',
+        timeoutSeconds: 10,
+      }),
+      'validating-policies/widget-size-policy.example.com.static.k8s.io.yaml': policyWithBinding(
+        'ValidatingAdmissionPolicy',
+        'widget-size-policy.example.com.static.k8s.io',
+        { failurePolicy: 'Fail', matchConstraints: MATCH, validations: [{ expression: 'object.spec.size < 10', message: 'size {{ below }} 10' }] },
+        { validationActions: ['Deny', 'Audit'] },
+      ),
+      'validating-webhooks/shaper-webhooks.static.k8s.io.yaml': configuration('ValidatingWebhookConfiguration', 'shaper-webhooks.static.k8s.io', {
+        name: 'validate-widget.example.com',
+        admissionReviewVersions: ['v1'],
+        clientConfig: { url: 'https://hooks.example.com:9443/validate-widget', caBundle },
+        failurePolicy: 'Fail',
+        matchPolicy: 'Equivalent',
+        namespaceSelector: { matchLabels: { team: 'a' } },
+        objectSelector: { matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] },
+        rules: [RULE],
+        sideEffects: 'None',
+        timeoutSeconds: 10,
+        matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
+      }),
     });
     // The chart is not this command's output.
     expect(existsSync(project.file('charts/shaper-webhooks/templates/validating-webhook-configuration.yaml'))).toBe(false);
