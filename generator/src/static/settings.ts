@@ -18,8 +18,23 @@ export interface StaticSettings {
 }
 
 export interface StaticFlags {
+  readonly static?: string;
   readonly staticUrl?: string;
   readonly staticCaBundle?: string;
+}
+
+/** `--static <dir>`'s output, or undefined without it (then its settings flags are a mistake). */
+export function staticOutputOf(config: GeneratorConfig, flags: StaticFlags, cwd: string): { dir: string; settings: StaticSettings } | undefined {
+  if (flags.static === undefined) {
+    const given = [flags.staticUrl !== undefined && '--static-url', flags.staticCaBundle !== undefined && '--static-ca-bundle'].filter((flag) => flag !== false);
+    if (given.length > 0)
+      throw new ConfigError(
+        given.map((flag) => ({ path: [flag], message: 'is for static admission files: add --static <dir>' })),
+        'static admission',
+      );
+    return undefined;
+  }
+  return { dir: path.resolve(cwd, flags.static), settings: resolveStaticSettings(config, flags, cwd) };
 }
 
 /** The API server's rule for a webhook URL (k8s.io/apiserver pkg/util/webhook ValidateWebhookURL), for a base URL. */
@@ -36,7 +51,7 @@ export function webhookUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
-export function resolveStaticSettings(config: GeneratorConfig, flags: StaticFlags, cwd: string): StaticSettings {
+function resolveStaticSettings(config: GeneratorConfig, flags: StaticFlags, cwd: string): StaticSettings {
   const url = flags.staticUrl ?? config.staticAdmission?.url;
   const urlProblem = flags.staticUrl === undefined ? undefined : webhookUrlProblem(flags.staticUrl);
   if (urlProblem) throw new ConfigError([{ path: ['--static-url'], message: `${flags.staticUrl} ${urlProblem}` }], 'static admission');

@@ -154,12 +154,13 @@ export class LimitPolicy {}
     expect(await runManifests({}, project.dir)).toBe(0);
   });
 
-  it('needs a URL for the webhooks, an https one, and a PEM CA bundle', async () => {
+  it('needs a URL for the webhooks, an https one, a PEM CA bundle, and --static for their flags', async () => {
     expect(await runManifests({ static: 'static' }, project.dir)).toBe(1);
     expect(await runManifests({ static: 'static', staticUrl: 'http://hooks.example.com' }, project.dir)).toBe(1);
     expect(await runManifests({ static: 'static', staticUrl: 'https://hooks.example.com?x=1' }, project.dir)).toBe(1);
     writeFileSync(project.file('pki/not-a-ca.txt'), 'hello');
     expect(await runManifests({ static: 'static', staticUrl: 'https://hooks.example.com', staticCaBundle: 'pki/not-a-ca.txt' }, project.dir)).toBe(1);
+    expect(await runManifests({ staticUrl: 'https://hooks.example.com' }, project.dir)).toBe(1);
     project.write('shaper.yaml', `${DEFAULT_SHAPER_YAML}static:\n  url: hooks.example.com\n`);
     expect(await runManifests({ static: 'static' }, project.dir)).toBe(1);
     expect(printed(error).split('\n')).toEqual([
@@ -170,6 +171,8 @@ export class LimitPolicy {}
       "--static-url: https://hooks.example.com?x=1 must not have a query or a fragment: each webhook's path is appended to it",
       'shaper-gen: 1 problem; nothing was written',
       "pki/not-a-ca.txt:1:1: not a PEM bundle of CA certificates (no -----BEGIN CERTIFICATE-----): name the CA that signed the webhook server's certificate",
+      'shaper-gen: 1 problem; nothing was written',
+      '--static-url: is for static admission files: add --static <dir>',
       'shaper-gen: 1 problem; nothing was written',
       'shaper.yaml:6:8: static.url: must be a URL like https://webhooks.example.com:9443',
       'shaper-gen: 1 problem; nothing was written',
