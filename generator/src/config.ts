@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule, type DocumentOf, readYamlConfig, type Schema } from 'shaper-gen/internal/generator';
 import { diagnosticIn, type Diagnostic } from './diagnostics.js';
-import { webhookUrlProblem } from './static/settings.js';
+import { webhookUrlProblem } from './static/webhook-url.js';
 
 export const CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';
 export const CONFIG_KIND = 'GeneratorConfig';
