@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, DEFAULT_EXCLUDE, DEFAULT_SOURCES, defaultHandlersModule, type DocumentOf, readYamlConfig, type Schema } from 'shaper-gen/internal/generator';
 import { diagnosticIn, type Diagnostic } from './diagnostics.js';
+import { webhookUrlProblem } from './static/webhook-url.js';
 
 export const CONFIG_API_VERSION = 'shaper-gen.io/v1alpha1';
 export const CONFIG_KIND = 'GeneratorConfig';
@@ -22,6 +23,8 @@ export interface GeneratorConfig {
   readonly crds: readonly string[];
   /** CRDs another project owns whose TypeScript types `create types` wrote and `manifests` keeps in step; their schemas type policies too. */
   readonly types: readonly TypesSource[];
+  /** `manifests --static`'s webhook URL base and CA bundle file (relative to the root), as shaper.yaml's `static` sets them. */
+  readonly staticAdmission?: { readonly url?: string; readonly caBundle?: string };
 }
 
 export interface TypesSource {
@@ -43,6 +46,7 @@ const SCHEMA = {
     handlersModule: { type: 'string', pattern: /\.(ts|mts)$/, hint: 'must name a .ts or .mts file' },
     crds: { type: 'list', items: { type: 'string' } },
     types: { type: 'list', items: { type: 'object', fields: { from: { type: 'list', items: { type: 'string' } }, out: { type: 'string' } } } },
+    static: { type: 'object', fields: { url: { type: 'string', problem: webhookUrlProblem }, caBundle: { type: 'string' } } },
   },
 } as const satisfies Schema;
 
@@ -87,6 +91,7 @@ function resolveConfig(root: string, configFile: string | undefined, value: Docu
     handlersModule: path.resolve(root, handlersModule),
     crds: value.crds ?? [],
     types: (value.types ?? []).map((entry) => ({ from: entry.from ?? [], out: entry.out ?? '' })),
+    staticAdmission: { ...value.static },
   };
 }
 

@@ -17,6 +17,12 @@ export interface ManifestsFlags {
   config?: string;
   check?: boolean;
   stdout?: boolean;
+  /** Write static admission files (kube-apiserver's staticManifestsDir) into this directory instead of the chart. */
+  static?: string;
+  /** The webhooks' URL base for --static (else shaper.yaml's static.url). */
+  staticUrl?: string;
+  /** A PEM file of the CA the API server trusts the webhook server by, for --static (else shaper.yaml's static.caBundle). */
+  staticCaBundle?: string;
 }
 
 export interface DevFlags {

@@ -9,6 +9,9 @@ export function manifestsCommand(): Command {
     .option('-c, --config <file>', 'generator config file (default: ./shaper.yaml if present)')
     .option('--check', 'exit 1 if the committed generated files are stale; write nothing')
     .option('--stdout', 'print the generated files instead of writing them')
+    .option('--static <dir>', "write the webhooks and policies as static admission files for kube-apiserver's staticManifestsDir (Kubernetes 1.37) into <dir> instead of the chart")
+    .option('--static-url <url>', "with --static: the https URL the API server calls the webhooks at, each webhook's path appended (default: static.url in shaper.yaml)")
+    .option('--static-ca-bundle <file>', "with --static: the PEM of the CA that signed the webhook server's certificate (default: static.caBundle in shaper.yaml)")
     .action(async (flags: ManifestsFlags) => {
       process.exitCode = await withGenerator('manifests', (generator) => generator.manifests(flags));
     });

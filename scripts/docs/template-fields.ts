@@ -14,7 +14,10 @@ import path from 'node:path';
 export type FieldMap = Map<string, string[]>;
 
 const KEY_LINE = /^(\s*)(- )?([A-Za-z][\w.-]*):(.*)$/;
-const PARTIAL = /^(\s*)\{\{>\s*([\w-]+)[^}]*\}\}\s*$/;
+const PARTIAL = /^(\s*)\{\{>\s*([\w-]+)([^}]*)\}\}\s*$/;
+/** `{{> (lookup . 'clientConfigPartial')}}`: the partial its caller names in a hash parameter (`clientConfigPartial='client-config'`). */
+const DYNAMIC_PARTIAL = /^(\s*)\{\{>\s*\(lookup \. '(\w+)'\)[^}]*\}\}\s*$/;
+const PARTIAL_NAME_PARAMETER = /(\w+)='([\w-]+)'/g;
 /** `{{q name}}`, `{{flow rules}}`, `{{goString path}}`, `{{timeoutSeconds}}`, `{{q paramKind.kind}}`. */
 const REFERENCE = /\{\{(?:(?:q|flow|goString)\s+)?([A-Za-z][\w.]*)\}\}/g;
 const EACH = /\{\{#each\s+([A-Za-z]\w*)\}\}/;
@@ -28,11 +31,18 @@ function partialFile(templatesRoot: string, name: string): string {
   return file;
 }
 
-function expandPartials(text: string, templatesRoot: string, indent = ''): string[] {
+function expandPartials(text: string, templatesRoot: string, indent = '', parameters: ReadonlyMap<string, string> = new Map()): string[] {
   return text.split('\n').flatMap((line) => {
+    const dynamic = DYNAMIC_PARTIAL.exec(line);
+    if (dynamic) {
+      const name = parameters.get(dynamic[2]!);
+      if (!name) throw new Error(`scripts/docs: the partial's caller names no ${dynamic[2]}: ${line.trim()}`);
+      return expandPartials(readFileSync(partialFile(templatesRoot, name), 'utf8'), templatesRoot, indent + (dynamic[1] ?? ''), parameters);
+    }
     const partial = PARTIAL.exec(line);
     if (!partial) return [indent + line];
-    return expandPartials(readFileSync(partialFile(templatesRoot, partial[2]!), 'utf8'), templatesRoot, indent + (partial[1] ?? ''));
+    const named = new Map([...parameters, ...[...(partial[3] ?? '').matchAll(PARTIAL_NAME_PARAMETER)].map((m) => [m[1]!, m[2]!] as const)]);
+    return expandPartials(readFileSync(partialFile(templatesRoot, partial[2]!), 'utf8'), templatesRoot, indent + (partial[1] ?? ''), named);
   });
 }
 

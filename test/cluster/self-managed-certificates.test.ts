@@ -30,6 +30,7 @@ import { startServer, type RunningServer } from '../../runtime/server/serve.js';
 import { startControlPlane, type ControlPlane } from '../../support/kindenv/control-plane.js';
 import { waitFor } from '../../support/kindenv/processes.js';
 import { createTestCA } from '../../support/pki.js';
+import { relayConnection } from '../support/tcp-relay.js';
 import { apiClient, type ApiClient } from './policy-differential/api-client.js';
 import { ok } from './policy-differential/cluster.js';
 
@@ -58,15 +59,7 @@ class Proxy {
   private next = 0;
   private readonly server = net.createServer((client) => {
     this.connections++;
-    const port = this.backends[this.next++ % this.backends.length]!;
-    const upstream = net.connect(port, '127.0.0.1');
-    client.pipe(upstream).pipe(client);
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', close);
-    upstream.on('error', close);
+    relayConnection(client, this.backends[this.next++ % this.backends.length]!);
   });
 
   async listen(): Promise<number> {

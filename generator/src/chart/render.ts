@@ -22,6 +22,9 @@ export interface Templates {
   readonly rbacRules: Template;
   readonly handlersIndex: Template;
   readonly crd: Template;
+  readonly staticWebhookConfiguration: Template;
+  readonly staticValidatingPolicy: Template;
+  readonly staticMutatingPolicy: Template;
 }
 
 const TEMPLATE_FILES: Readonly<Record<keyof Templates, string>> = {
@@ -32,6 +35,9 @@ const TEMPLATE_FILES: Readonly<Record<keyof Templates, string>> = {
   rbacRules: 'chart/rbac-rules.tpl.hbs',
   handlersIndex: 'handlers/handlers-index.ts.hbs',
   crd: 'crd/crd.yaml.hbs',
+  staticWebhookConfiguration: 'static/webhook-configuration.yaml.hbs',
+  staticValidatingPolicy: 'static/validating-policy.yaml.hbs',
+  staticMutatingPolicy: 'static/mutating-policy.yaml.hbs',
 };
 const COMPILE_OPTIONS = { noEscape: true, strict: true } as const;
 
@@ -179,12 +185,17 @@ export function yamlQuote(value: unknown): string {
   return JSON.stringify(String(value)).replace(/\{\{/g, '{{ "{{" }}');
 }
 
+/** A model whose root says `helm: false` renders plain YAML (static admission files), which no Helm engine reads. */
+function quoteFor(options: HandlebarsNamespace.HelperOptions): (value: unknown) => string {
+  return (options.data as { root?: { helm?: boolean } } | undefined)?.root?.helm === false ? (value) => JSON.stringify(String(value)) : yamlQuote;
+}
+
 function registerHelpers(hbs: Handlebars): void {
-  hbs.registerHelper('q', (value: unknown) => yamlQuote(value));
+  hbs.registerHelper('q', (value: unknown, options: HandlebarsNamespace.HelperOptions) => quoteFor(options)(value));
   hbs.registerHelper('js', (value: unknown) => JSON.stringify(value));
   // Go string literal; JSON escapes are a subset of Go's for the characters paths and names allow.
   hbs.registerHelper('goString', (value: unknown) => JSON.stringify(String(value)));
-  hbs.registerHelper('flow', (values: readonly unknown[]) => `[${values.map(yamlQuote).join(', ')}]`);
+  hbs.registerHelper('flow', (values: readonly unknown[], options: HandlebarsNamespace.HelperOptions) => `[${values.map(quoteFor(options)).join(', ')}]`);
   /**
    * `{{#helm}}- if .Values.x{{/helm}}` → `{{- if .Values.x }}`; also inline:
    * `{{helm '.Release.Namespace'}}`. A leading/trailing `-` is Helm's trim marker.

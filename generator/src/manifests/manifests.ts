@@ -25,6 +25,8 @@ import type { DecoratedConversion } from '../conversion/scan-conversion.js';
 import { conversionModels } from '../conversion/model.js';
 import type { Crd } from '../crd/types.js';
 import type { DecoratedWebhook } from '../webhook/scan-webhook.js';
+import type { StaticOutput } from '../static/files.js';
+import type { Templates } from '../chart/render.js';
 
 export interface GenerationResult {
   readonly files: readonly GeneratedFile[];
@@ -44,7 +46,12 @@ export interface GenerationResult {
   readonly inputs: InputDigests;
 }
 
-export async function generateManifests(config: GeneratorConfig): Promise<GenerationResult> {
+export interface GenerateOptions {
+  /** `--static <dir>`: static admission files instead of the chart's, refusing what they cannot hold. */
+  readonly static?: StaticOutput;
+}
+
+export async function generateManifests(config: GeneratorConfig, options: GenerateOptions = {}): Promise<GenerationResult> {
   const sources = await glob([...config.sources], {
     cwd: config.root,
     ignore: [...config.exclude],
@@ -69,6 +76,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     customResources: crdScan.crds,
     // Handlers import the types: scanned as this run writes them, so a module missing or stale on disk is no problem.
     pending: new Map(types.modules.map((module) => [module.path, module.content])),
+    staticAdmission: options.static !== undefined,
   });
   if (diagnostics.length > 0 || crdScan.diagnostics.length > 0) {
     throw new ConfigError(sortDiagnostics([...diagnostics, ...crdScan.diagnostics]), diagnostics.length > 0 ? 'webhooks' : 'custom resources');
@@ -83,6 +91,26 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
 
   const { loadTemplates } = await import('../chart/render.js');
   const templates = await loadTemplates();
+  const counts = { webhooks, policies, conversions, crds: crdScan.crds, typesModules: 0, warnings: crdScan.warnings, scannedFiles: sources.length, candidateFiles, inputs };
+  if (options.static) {
+    const { staticAdmissionFiles } = await import('../static/files.js');
+    const configFile = config.configFile ?? path.join(config.root, 'shaper.yaml');
+    return { ...counts, ...staticAdmissionFiles({ webhooks, policies, chartName, root: config.root, configFile }, templates, options.static) };
+  }
+  const files = chartFiles(config, templates, chartName, { webhooks, policies, conversions, crds: crdScan.crds });
+  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
+  files.push(...types.modules);
+  const obsolete = [...obsoleteCrdFiles(config.chartDir, files), ...types.obsolete];
+  return { ...counts, files, typesModules: types.modules.length, obsolete };
+}
+
+/** The chart's generated templates and the handlers module. */
+function chartFiles(
+  config: GeneratorConfig,
+  templates: Templates,
+  chartName: string,
+  { webhooks, policies, conversions, crds }: Pick<GenerationResult, 'webhooks' | 'policies' | 'conversions' | 'crds'>,
+): GeneratedFile[] {
   const chartTemplates = path.join(config.chartDir, 'templates');
   const files: GeneratedFile[] = CONFIGURATION_KINDS.map((kind) => ({
     path: path.join(chartTemplates, kind.fileName),
@@ -97,7 +125,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
         webhooks.map((w) => w.webhook),
         chartName,
         conversions.map((c) => c.conversion.path),
-        conversionCrdNames(crdScan.crds, conversions),
+        conversionCrdNames(crds, conversions),
       ),
     ),
   });
@@ -111,22 +139,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     ),
   });
   files.push({ path: config.handlersModule, content: templates.handlersIndex(handlersIndexModel(webhooks, config.handlersModule, conversions)) });
-  files.push(...crdFiles(crdScan.crds, templates, config.chartDir, chartName, conversionModels(conversions, config.root)));
-  files.push(...types.modules);
-  const obsolete = [...obsoleteCrdFiles(config.chartDir, files), ...types.obsolete];
-  return {
-    files,
-    webhooks,
-    policies,
-    conversions,
-    crds: crdScan.crds,
-    typesModules: types.modules.length,
-    warnings: crdScan.warnings,
-    obsolete,
-    scannedFiles: sources.length,
-    candidateFiles,
-    inputs,
-  };
+  return files;
 }
 
 /** The CRDs whose kind has a `@Conversion`. */

@@ -9,6 +9,7 @@ import { loadGeneratorConfig } from '../config.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { generateManifests, type GenerationResult } from './manifests.js';
 import { findStaleFiles, removeObsoleteFiles, writeGeneratedFiles } from './output.js';
+import { staticOutputOf } from '../static/settings.js';
 
 /** Runs `shaper-gen manifests`; returns the exit code. */
 export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): Promise<number> {
@@ -16,7 +17,8 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
   const relative = (file: string) => path.relative(cwd, file) || file;
   try {
     const config = loadGeneratorConfig(flags.config, cwd);
-    const result = await generateManifests(config);
+    const staticOutput = staticOutputOf(config, flags, cwd);
+    const result = await generateManifests(config, staticOutput ? { static: staticOutput } : {});
     for (const warning of result.warnings) console.error(formatDiagnostic(warning, cwd));
     if (flags.stdout) {
       for (const file of result.files) process.stdout.write(`# ---- ${relative(file.path)}\n${file.content}`);
@@ -33,7 +35,8 @@ export async function runManifests(flags: ManifestsFlags, cwd = process.cwd()): 
       return 1;
     }
     const changed = [...writeGeneratedFiles(result.files), ...removeObsoleteFiles(result.obsolete)];
-    writeInputsRecord(config.root, config.handlersModule, result.inputs);
+    // What `serve --dev` compares its handlers module with: static files are no part of it.
+    if (!staticOutput) writeInputsRecord(config.root, config.handlersModule, result.inputs);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     console.log(`shaper-gen: ${declared(result)} from ${result.candidateFiles} of ${countOf(result.scannedFiles, 'file')}; ` + `${countOf(changed.length, 'file')} updated in ${seconds}s`);
     for (const file of changed) console.log(`  ${result.obsolete.includes(file) ? 'removed' : 'wrote'} ${relative(file)}`);

@@ -16,6 +16,7 @@ import type { Crd } from '../crd/types.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { checkerResolver, type NameResolver } from '../typescript/evaluate.js';
 import { isPolicyMarker, policySetDiagnostics, readPolicyDecorator, type DecoratedPolicy, type FoundPolicy, type PolicyCheckContext } from '../policy/scan-policy.js';
+import { staticPolicyProblems } from '../static/refusals.js';
 import { buildScanProgram, prepareScan, type ScanInput } from '../typescript/program.js';
 import { NotSyntactic, SyntaxResolver } from '../typescript/syntax-resolver.js';
 import { loadTypeScript } from '../typescript/compiler.js';
@@ -46,6 +47,8 @@ export interface ScanOptions {
   readonly customResources?: readonly Crd[];
   /** Files this run will write that sources import (types from CRDs): scanned as they will be. */
   readonly pending?: ReadonlyMap<string, string>;
+  /** Refuse what static admission cannot hold (`manifests --static`). */
+  readonly staticAdmission?: boolean;
 }
 
 export function scanDecorators(tsconfigPath: string, files: readonly string[], options: ScanOptions = {}): ScanResult {
@@ -86,7 +89,9 @@ function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameRes
       for (const decorator of ts.getDecorators(statement) ?? []) {
         const marker = markerOf(decorator, resolver);
         const webhook = marker === 'webhook' ? readWebhookDecorator(statement, decorator, resolver, diagnostics) : undefined;
-        const policy = isPolicyMarker(marker) ? readPolicyDecorator({ marker: marker!, classNode: statement, decorator }, resolver, diagnostics, options.policies) : undefined;
+        const policy = isPolicyMarker(marker)
+          ? readPolicyDecorator({ marker: marker!, classNode: statement, decorator }, resolver, diagnostics, options.policies, options.staticAdmission ? staticPolicyProblems : undefined)
+          : undefined;
         const conversion = marker === 'conversion' ? readConversionDecorator(statement, decorator, resolver, diagnostics, options.customResources ?? []) : undefined;
         if (webhook) found.push(webhook);
         if (policy) policies.push(policy);

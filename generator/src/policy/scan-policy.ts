@@ -44,6 +44,8 @@ export function readPolicyDecorator(
   resolver: NameResolver,
   diagnostics: Diagnostic[],
   context: PolicyCheckContext | undefined,
+  /** Checks of the output being written (static admission's refusals), reported like the option rules'. */
+  outputChecks?: (policy: AnyResolvedPolicy) => readonly Problem[],
 ): FoundPolicy | undefined {
   const { name: DECORATOR, shape, resolve } = POLICY_DECORATORS[marker]!;
   const className = classNode.name?.text;
@@ -56,6 +58,9 @@ export function readPolicyDecorator(
   const { policy, problems } = resolve(argument.value, className);
   for (const problem of problems) argument.report(classNode, DECORATOR, problem.path, problem.message);
   if (!policy) return undefined;
+  const outputProblems = outputChecks?.(policy) ?? [];
+  for (const problem of outputProblems) argument.report(classNode, DECORATOR, problem.path, problem.message);
+  if (outputProblems.length > 0) return undefined;
   const expressionProblems = checkPolicyExpressions(policy, context && typedResourceOf(policy, context));
   for (const problem of expressionProblems) argument.report(classNode, DECORATOR, problem.path, problem.message, problem.offset);
   if (expressionProblems.length > 0) return undefined;

@@ -130,7 +130,15 @@ describe('init, create api, manifests and dev in a project without @shaper-gen/g
     expect(commands).toEqual(['init', 'create', 'manifests', 'dev', 'serve', 'help']);
     const manifests = shaperGen(scratch, 'manifests', '--help');
     expect(manifests.status).toBe(0);
-    expect(manifests.stdout.split('\n').flatMap((line) => /^ {2}(-[^\s,]+(?:, --[^\s,]+)?)/.exec(line)?.[1] ?? [])).toEqual(['-c, --config', '--check', '--stdout', '-h, --help']);
+    expect(manifests.stdout.split('\n').flatMap((line) => /^ {2}(-[^\s,]+(?:, --[^\s,]+)?)/.exec(line)?.[1] ?? [])).toEqual([
+      '-c, --config',
+      '--check',
+      '--stdout',
+      '--static',
+      '--static-url',
+      '--static-ca-bundle',
+      '-h, --help',
+    ]);
   });
 });
 

@@ -344,7 +344,7 @@ handlersModule: src/index.js
       }),
     ).toEqual([
       'shaper.yaml:3:10: sources: must be a list',
-      'shaper.yaml:4:1: chartdir: unknown key; did you mean "chartDir"? expected one of apiVersion, kind, tsconfig, sources, exclude, chartDir, handlersModule, crds, types',
+      'shaper.yaml:4:1: chartdir: unknown key; did you mean "chartDir"? expected one of apiVersion, kind, tsconfig, sources, exclude, chartDir, handlersModule, crds, types, static',
       'shaper.yaml:5:17: handlersModule: must name a .ts or .mts file',
     ]);
   });
