@@ -134,7 +134,7 @@ export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: Type
     const celJsProblem = site.returns ? resultTypeProblem(onServer, site.returns) : onServer.problem;
     if (site.path[0] === 'variables') serverTypes.push(onServer.type ?? 'dyn');
     // The API server's own answer wins where cel-js answers otherwise; cel-js words the refusals both make.
-    const verdict = celJsOnly ? celJsProblem : engineVerdict({ hasParams: params, variables: policy.variables }, site.kind, site.expression);
+    const verdict = celJsOnly ? celJsProblem : engineVerdict({ hasParams: params, variables: policy.variables.slice(0, site.variables) }, site.kind, site.expression);
     const serverProblem = verdict && (celJsProblem ?? verdict);
     if (serverProblem || celJsProblem) {
       if (serverProblem) problems.push(located(site, serverProblem, ''));
