@@ -31,6 +31,8 @@ interface Outcome {
   readonly status: Status;
   readonly reason?: string;
   readonly detail?: string;
+  /** For a failure: the difference between cel-go as the API server runs it and cel-spec. */
+  readonly finding?: string;
 }
 
 type Tally = Record<Status, number>;
@@ -93,7 +95,7 @@ function writeReasons(report: Report, outcomes: readonly Outcome[], status: Stat
   report.line();
   report.table(
     ['reason', 'tests', 'files'],
-    [...counts].map(([reason, byFile]) => [reason, [...byFile.values()].reduce((a, b) => a + b, 0), [...byFile].map(([file, count]) => `${file} ${count}`).join(', ')]),
+    [...counts].map(([reason, byFile]) => [reason.replace(/\|/g, '\\|'), [...byFile.values()].reduce((a, b) => a + b, 0), [...byFile].map(([file, count]) => `${file} ${count}`).join(', ')]),
   );
 }
 
@@ -158,6 +160,12 @@ export default defineBenchmark({
       writeReasons(report, outcomes, 'error earlier', 'Refused before evaluation where cel-spec expects an evaluation error');
       const failures = outcomes.filter((outcome) => outcome.status === 'fail');
       if (failures.length === 0) continue;
+      writeReasons(
+        report,
+        failures.map((failure) => ({ ...failure, reason: failure.finding || 'unexplained' })),
+        'fail',
+        'Failures: what the API server does otherwise than cel-spec',
+      );
       report.line();
       report.line('## Failures');
       report.line();
