@@ -101,6 +101,23 @@ export const AUTHZ_RULES: readonly AuthorizerRule[] = [
   { decision: 'noOpinion' },
 ];
 
+/**
+ * What no request can reach, judged when the policy is created: the encoders the API server does not
+ * load, and constant errors its program build folds (cel.OptOptimize), which it reports as compile errors.
+ */
+const CONSTANT_CASES: readonly ExpressionCase[] = [
+  "base64.encode(b'abc') != ''",
+  "string(b'\\xff') != ''",
+  "int('') > 0",
+  '9223372036854775807 + 1 > 0',
+  '1 / 0 > 0',
+  "timestamp('2024-13-01T00:00:00Z') > timestamp('2024-01-01T00:00:00Z')",
+  "duration('1x') > duration('1s')",
+  "'abc'.matches('[')",
+  "'😀bc'.indexOf('b') == 1",
+  "'ÀB'.lowerAscii() == 'Àb'",
+].map((expression) => ({ place: 'validation', expression }));
+
 /** The compile differential's cases and every library probe that needs no variables, in its place: what the API server, the engine and cel-js are each asked to accept or refuse. */
 export function compileCases(): ExpressionCase[] {
   const probes = LIBRARY_POLICIES.flatMap((policy) =>
@@ -109,6 +126,6 @@ export function compileCases(): ExpressionCase[] {
       ...(probe.messageExpression === undefined ? [] : [{ place: 'messageExpression' as const, expression: probe.messageExpression }]),
     ]),
   ).filter((c) => !c.expression.includes('variables.'));
-  const unique = new Map([...EXPRESSION_CASES, ...probes].map((c) => [`${c.place} ${String(c.params)} ${c.expression}`, c]));
+  const unique = new Map([...EXPRESSION_CASES, ...probes, ...CONSTANT_CASES].map((c) => [`${c.place} ${String(c.params)} ${c.expression}`, c]));
   return [...unique.values()];
 }
