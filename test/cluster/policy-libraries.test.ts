@@ -8,9 +8,13 @@
  * real kube-apiserver, each request sent to it (server-side dry run, as the
  * admin user) and evaluated locally by shaper-gen/testing's evaluator, with
  * the authorizer's answers declared as the test's RBAC grants them. The
- * decision, the status (code, reason, message, causes) and the warnings must
- * be the same for every case.
+ * decision, the status (code, reason, message, causes), the warnings and the
+ * policies' audit annotations (read from the API server's audit log) must be
+ * the same for every case.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateValidatingPolicy } from '../../generator/src/policy/evaluate/validating.js';
 import { clientWarnings } from '../../generator/src/cel/engine/index.js';
@@ -33,6 +37,29 @@ interface Outcome {
   message?: string;
   causes?: { message: string }[];
   warnings: string[];
+  /** The policies' audit annotations (`<policy>/<key>`, validation_failure), from the API server's audit log. */
+  auditAnnotations?: Record<string, string>;
+}
+
+/** The API server writes every ConfigMap request's audit event, with its annotations, to a log the test reads. */
+const auditDir = mkdtempSync(path.join(os.tmpdir(), 'shaper-policy-libraries-audit-'));
+const AUDIT_LOG = path.join(auditDir, 'audit.log');
+writeFileSync(
+  path.join(auditDir, 'policy.yaml'),
+  'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n    resources: [{ group: "", resources: ["configmaps"] }]\n  - level: None\n',
+);
+const AUDIT_ARGS = [`--audit-policy-file=${path.join(auditDir, 'policy.yaml')}`, `--audit-log-path=${AUDIT_LOG}`, '--audit-log-mode=blocking'];
+
+/** The policies' annotations of each ConfigMap CREATE's audit event, by namespace/name. */
+function auditedAnnotations(): Map<string, Record<string, string>> {
+  const byObject = new Map<string, Record<string, string>>();
+  for (const line of readFileSync(AUDIT_LOG, 'utf8').split('\n').filter(Boolean)) {
+    const event = JSON.parse(line) as { stage: string; verb: string; objectRef?: { namespace?: string; name?: string }; annotations?: Record<string, string> };
+    if (event.stage !== 'ResponseComplete' || event.verb !== 'create' || !event.objectRef?.name) continue;
+    const ours = Object.entries(event.annotations ?? {}).filter(([key]) => key.includes('.library.policy-test.shaper-gen.io/') || key.startsWith('validation.policy.admission.k8s.io/'));
+    byObject.set(`${event.objectRef.namespace}/${event.objectRef.name}`, Object.fromEntries(ours.sort(([a], [b]) => a.localeCompare(b))));
+  }
+  return byObject;
 }
 
 const cases = libraryCases();
@@ -67,9 +94,10 @@ function localOutcome(c: PolicyCase): Outcome {
   const results = policies.map((policy) => evaluateValidatingPolicy(policy, { request, namespaceObject: namespaces.get(namespace), authorizer: AUTHZ_RULES }));
   // The API server's recorder sees the request's warnings together (duplicates across policies, the total's truncation).
   const warnings = clientWarnings(results.flatMap((r) => r.warnings)).sort();
+  const auditAnnotations = Object.fromEntries(results.flatMap((r) => Object.entries(r.auditAnnotations)).sort(([a], [b]) => a.localeCompare(b)));
   const status = results.find((r) => !r.allowed)?.status;
-  if (!status) return { allowed: true, code: 200, warnings };
-  return { allowed: false, code: status.code, reason: status.reason, message: status.message, causes: [...status.causes], warnings };
+  if (!status) return { allowed: true, code: 200, warnings, auditAnnotations };
+  return { allowed: false, code: status.code, reason: status.reason, message: status.message, causes: [...status.causes], warnings, auditAnnotations };
 }
 
 /** Each policy is in force once its first case that it denies or warns about is answered so by the API server. */
@@ -94,7 +122,7 @@ async function waitForPolicies(): Promise<void> {
 
 beforeAll(async () => {
   const started = Date.now();
-  cluster = await startPolicyCluster('shaper-policy-libraries-', log, async () => undefined);
+  cluster = await startPolicyCluster('shaper-policy-libraries-', log, async () => undefined, AUDIT_ARGS);
   client = cluster.client;
   namespaces = await createNamespaces(client, LIBRARY_NAMESPACES);
   for (const { path, object } of AUTHZ_RBAC) await ok(client.request('POST', path, object), `creating ${object.kind} ${object.metadata.name}`);
@@ -106,10 +134,16 @@ beforeAll(async () => {
   await waitForPolicies();
   log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const c of cases) compared.push({ case: c, server: await serverOutcome(c), local: localOutcome(c) });
+  const audited = auditedAnnotations();
+  for (const x of compared) {
+    const { namespace, name } = x.case.object!.metadata;
+    x.server.auditAnnotations = audited.get(`${namespace}/${name}`);
+  }
   const libraries = [...new Set(cases.map((c) => c.library))];
   const differing = compared.filter((x) => JSON.stringify(x.server) !== JSON.stringify(x.local));
   console.log(
-    `library differential: ${compared.length} cases, ${compared.reduce((n, x) => n + x.server.warnings.length, 0)} warnings and ${compared.filter((x) => !x.server.allowed).length} denials from the API server; ` +
+    `library differential: ${compared.length} cases, ${compared.reduce((n, x) => n + x.server.warnings.length, 0)} warnings, ${compared.filter((x) => !x.server.allowed).length} denials and ` +
+      `${compared.reduce((n, x) => n + Object.keys(x.server.auditAnnotations ?? {}).length, 0)} audit annotations from the API server; ` +
       libraries.map((library) => `${library} ${compared.filter((x) => x.case.library === library).length}`).join(', ') +
       `; differences: ${differing.length}; in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
@@ -117,6 +151,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cluster?.stop();
+  rmSync(auditDir, { recursive: true, force: true });
 });
 
 describe('CEL libraries on the kube-apiserver', () => {
@@ -134,7 +169,7 @@ describe('CEL libraries on the kube-apiserver', () => {
     expect(compared.some((x) => x.server.warnings.some((w) => w.includes('resulted in error')))).toBe(true);
   });
 
-  it('answers every case locally as the API server does: decision, status and warnings', () => {
+  it('answers every case locally as the API server does: decision, status, warnings and audit annotations', () => {
     const differences = compared.filter((x) => JSON.stringify(x.server) !== JSON.stringify(x.local)).map((x) => ({ id: x.case.id, server: x.server, local: x.local }));
     expect(differences).toEqual([]);
   });

@@ -6,7 +6,8 @@
  * messageExpression that shows a computed value in the message. Most
  * policies bind with Warn, so that every probe's outcome is in the answer's
  * warnings; `quantity-deny` and `authz` bind with Deny, so that decisions,
- * codes, reasons and messages are compared too. Values go through
+ * codes, reasons and messages are compared too, and `sets` with Audit as
+ * well, so that the audit log's validation_failure annotation is. Values go through
  * `object.data` (strings), so that nothing is folded at compile time.
  */
 
@@ -22,7 +23,7 @@ export interface Probe {
 export interface LibraryPolicy {
   /** The library, also the namespace's name after `lib-`. */
   readonly library: string;
-  readonly validationActions: readonly ('Deny' | 'Warn')[];
+  readonly validationActions: readonly ('Deny' | 'Warn' | 'Audit')[];
   readonly failurePolicy?: 'Fail' | 'Ignore';
   readonly variables?: readonly { readonly name: string; readonly expression: string }[];
   readonly validations: readonly Probe[];
@@ -334,7 +335,7 @@ const lists: LibraryPolicy = {
 
 const sets: LibraryPolicy = {
   library: 'sets',
-  validationActions: ['Warn'],
+  validationActions: ['Warn', 'Audit'],
   validations: [
     check("sets.contains(object.data.a.split(','), object.data.b.split(','))"),
     check("sets.equivalent(object.data.a.split(','), object.data.b.split(','))"),
