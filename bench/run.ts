@@ -121,6 +121,14 @@ export const BENCHMARKS: readonly Entry[] = [
     quick: ['--files', 'basic,lists,optionals'],
   },
   {
+    name: 'cel-engine-conformance',
+    title: "cel-spec's conformance tests through the CEL engine (the API server's CEL environment, in WebAssembly)",
+    module: 'cel-engine-conformance/run.ts',
+    needs: ['go'],
+    timeoutSeconds: 600,
+    quick: ['--versions', '1.37'],
+  },
+  {
     name: 'cel-engine',
     title: "The CEL engine (the API server's CEL in WebAssembly): size, cold start, memory, compile and evaluation per call, beside cel-js",
     module: 'cel-engine/run.ts',

@@ -6,16 +6,17 @@ import (
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 )
 
-// authorizerRule is one answer a test declares for the authorizer: empty fields match anything.
+// authorizerRule is one answer a test declares for the authorizer: a field left out (null) matches anything,
+// a field given matches only that value, the empty string included (the core API group is "").
 type authorizerRule struct {
-	Verb        string `json:"verb,omitempty"`
-	Group       string `json:"group,omitempty"`
-	Resource    string `json:"resource,omitempty"`
-	Subresource string `json:"subresource,omitempty"`
-	Namespace   string `json:"namespace,omitempty"`
-	Name        string `json:"name,omitempty"`
-	Path        string `json:"path,omitempty"`
-	User        string `json:"user,omitempty"`
+	Verb        *string `json:"verb,omitempty"`
+	Group       *string `json:"group,omitempty"`
+	Resource    *string `json:"resource,omitempty"`
+	Subresource *string `json:"subresource,omitempty"`
+	Namespace   *string `json:"namespace,omitempty"`
+	Name        *string `json:"name,omitempty"`
+	Path        *string `json:"path,omitempty"`
+	User        *string `json:"user,omitempty"`
 	// Decision is "allow", "deny" or "noOpinion".
 	Decision string `json:"decision"`
 	Reason   string `json:"reason,omitempty"`
@@ -71,4 +72,4 @@ func (unansweredError) Error() string { return "no authorizer answer declared fo
 
 var errUnanswered error = unansweredError{}
 
-func matches(declared, actual string) bool { return declared == "" || declared == actual }
+func matches(declared *string, actual string) bool { return declared == nil || *declared == actual }

@@ -14,11 +14,12 @@ import (
 type handler func(request json.RawMessage) (any, error)
 
 var handlers = map[string]handler{
-	"compile":      handleCompile,
-	"evaluate":     handleEvaluate,
-	"estimateCost": handleEstimateCost,
-	"validateCrd":  handleValidateCrd,
-	"version":      handleVersion,
+	"compile":        handleCompile,
+	"evaluate":       handleEvaluate,
+	"estimateCost":   handleEstimateCost,
+	"clientWarnings": handleClientWarnings,
+	"validateCrd":    handleValidateCrd,
+	"version":        handleVersion,
 }
 
 type failure struct {

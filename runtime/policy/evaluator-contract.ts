@@ -8,7 +8,7 @@ import type { AdmissionRequest } from '../webhook/admission/review.js';
 import type { ResolvedMutatingPolicy } from './options/mutating-policy-types.js';
 import type { ResolvedValidatingPolicy } from './options/policy-types.js';
 
-/** One answer of the authorizer a test declares; fields left out match anything. */
+/** One answer of the authorizer a test declares; fields left out match anything, a field given only that value (`group: ''` is the core group). */
 export interface AuthorizerAnswer {
   verb?: string;
   group?: string;

@@ -26,7 +26,6 @@ import {
   installCrds,
   installPolicies,
   itemPath,
-  matchConstraints,
   serverCompiles,
   startPolicyCluster,
   storeObjects,
@@ -34,6 +33,7 @@ import {
 } from './policy-differential/cluster.js';
 import { policyCases, PROFILES_NAMESPACE, WORKLOADS_NAMESPACE, type Obj, type PolicyCase } from './policy-differential/cases.js';
 import { EXPRESSION_CASES, type ExpressionCase } from './policy-differential/expressions.js';
+import { expressionPolicy, policyObject } from './policy-differential/expression-policy.js';
 import { FIXTURE_NAMESPACES, FIXTURES } from './policy-differential/fixtures.js';
 import { checkPolicyExpressions } from '../../generator/src/policy/expressions.js';
 import { resolveValidatingPolicyOptions } from '../../runtime/policy/options/policy-resolve.js';
@@ -59,32 +59,6 @@ let stored = new Map<string, Obj>();
 let namespaces = new Map<string, unknown>();
 const compared: { case: PolicyCase; server: Outcome; local: Outcome }[] = [];
 const compiled: { case: ExpressionCase; ours: string[]; server: string | undefined }[] = [];
-
-/** Policy options holding `expression` in its place. */
-function expressionPolicy({ place, expression, params }: ExpressionCase) {
-  const always = [{ expression: 'true' }];
-  return {
-    name: 'expression.policy-test.shaper-gen.io',
-    rules: [{ groups: ['apps'], versions: ['v1'], resources: ['deployments'], operations: ['CREATE'] }],
-    ...(params && { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } }),
-    ...(place === 'validation' && { validations: [{ expression }] }),
-    ...(place === 'messageExpression' && { validations: [{ expression: 'true', messageExpression: expression }] }),
-    ...(place === 'valueExpression' && { validations: always, auditAnnotations: [{ key: 'k', valueExpression: expression }] }),
-    ...(place === 'matchCondition' && { validations: always, matchConditions: [{ name: 'c', expression }] }),
-    ...(place === 'variable' && { validations: always, variables: [{ name: 'v', expression }] }),
-  };
-}
-
-/** The ValidatingAdmissionPolicy the chart template would render for these options (only what decides whether its CEL compiles). */
-function policyObject(options: ReturnType<typeof expressionPolicy>) {
-  const { name, rules, paramRef: _paramRef, ...rest } = options;
-  return {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name },
-    spec: { failurePolicy: 'Fail', matchConstraints: matchConstraints(rules), ...rest },
-  };
-}
 
 async function judgeExpressions(): Promise<void> {
   for (const c of EXPRESSION_CASES) {

@@ -13,6 +13,8 @@ import { admissionEnvironment } from '../cel/environment.js';
 import { rewriteMessageConstruction } from '../cel/message-construction.js';
 import { declareMutationLibrary, JSON_PATCH_TYPE, OBJECT_TYPE } from '../cel/mutation-library.js';
 import { declareSchemaTypes, type StructuralSchema } from '../cel/schema-types.js';
+import type { ExpressionKind } from '../cel/engine/index.js';
+import { engineVerdict } from './engine-verdict.js';
 
 export interface ExpressionProblem {
   readonly path: ProblemPath;
@@ -30,6 +32,8 @@ export interface TypedResource {
 
 interface Site {
   readonly path: ProblemPath;
+  /** The policy field, as the CEL engine names it. */
+  readonly kind: ExpressionKind;
   readonly expression: string;
   /** Result types the API server accepts; undefined: any (a variable). */
   readonly returns?: readonly string[];
@@ -52,8 +56,15 @@ const VARIABLES_TYPE = 'kubernetes.variables';
 /** The expressions every policy has: matchConditions (no variables) and variables (each sees those before it). */
 function sharedSites(policy: ResolvedPolicy): Site[] {
   return [
-    ...policy.matchConditions.map((c, i) => ({ path: ['matchConditions', i, 'expression'], expression: c.expression, returns: ['bool'], authorizer: true, variables: 0 })),
-    ...policy.variables.map((v, i) => ({ path: ['variables', i, 'expression'], expression: v.expression, authorizer: true, variables: i })),
+    ...policy.matchConditions.map((c, i) => ({
+      path: ['matchConditions', i, 'expression'],
+      kind: 'matchCondition' as const,
+      expression: c.expression,
+      returns: ['bool'],
+      authorizer: true,
+      variables: 0,
+    })),
+    ...policy.variables.map((v, i) => ({ path: ['variables', i, 'expression'], kind: 'variable' as const, expression: v.expression, authorizer: true, variables: i })),
   ];
 }
 
@@ -67,21 +78,40 @@ function sites(policy: AnyResolvedPolicy): Site[] {
       ...sharedSites(policy),
       ...policy.mutations.map((m, i) => {
         const field = PATCH_FIELD[m.patchType];
-        return { path: ['mutations', i, field, 'expression'], expression: m[field]!.expression, returns: [MUTATION_RESULT_TYPES[m.patchType]], authorizer: true, variables: all, patch: true };
+        const kind = m.patchType === 'JSONPatch' ? ('jsonPatch' as const) : ('applyConfiguration' as const);
+        return {
+          path: ['mutations', i, field, 'expression'],
+          kind,
+          expression: m[field]!.expression,
+          returns: [MUTATION_RESULT_TYPES[m.patchType]],
+          authorizer: true,
+          variables: all,
+          patch: true,
+        };
       }),
     ];
   }
   return [
     ...sharedSites(policy),
     ...policy.validations.flatMap((v, i) => [
-      { path: ['validations', i, 'expression'], expression: v.expression, returns: ['bool'], authorizer: true, variables: all },
-      ...(v.messageExpression === undefined ? [] : [{ path: ['validations', i, 'messageExpression'], expression: v.messageExpression, returns: ['string'], authorizer: false, variables: all }]),
+      { path: ['validations', i, 'expression'], kind: 'validation' as const, expression: v.expression, returns: ['bool'], authorizer: true, variables: all },
+      ...(v.messageExpression === undefined
+        ? []
+        : [{ path: ['validations', i, 'messageExpression'], kind: 'messageExpression' as const, expression: v.messageExpression, returns: ['string'], authorizer: false, variables: all }]),
     ]),
-    ...policy.auditAnnotations.map((a, i) => ({ path: ['auditAnnotations', i, 'valueExpression'], expression: a.valueExpression, returns: ['string', 'null'], authorizer: true, variables: all })),
+    ...policy.auditAnnotations.map((a, i) => ({
+      path: ['auditAnnotations', i, 'valueExpression'],
+      kind: 'auditAnnotation' as const,
+      expression: a.valueExpression,
+      returns: ['string', 'null'],
+      authorizer: true,
+      variables: all,
+    })),
   ];
 }
 
-export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: TypedResource | undefined): ExpressionProblem[] {
+/** `celJsOnly`: without the API server's verdict where cel-js refuses (the differential measures what cel-js alone answers). */
+export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: TypedResource | undefined, { celJsOnly = false } = {}): ExpressionProblem[] {
   const params = policy.paramKind !== undefined;
   const serverTypes: string[] = [];
   const typedTypes: string[] = [];
@@ -101,10 +131,16 @@ export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: Type
   };
   for (const site of sites(policy)) {
     const onServer = compileExpression(environment(false, site, serverTypes), site.expression, site.patch);
-    const serverProblem = site.returns ? resultTypeProblem(onServer, site.returns) : onServer.problem;
+    const celJsProblem = site.returns ? resultTypeProblem(onServer, site.returns) : onServer.problem;
     if (site.path[0] === 'variables') serverTypes.push(onServer.type ?? 'dyn');
-    if (serverProblem) {
-      problems.push(located(site, serverProblem, ''));
+    // Where cel-js refuses, the API server's own compiler (the CEL engine) decides; cel-js words the refusals both make.
+    // The engine is not consulted where cel-js accepts: loading it costs seconds, which every `manifests` run of a
+    // project with policies would pay (what cel-js accepts and the server refuses: constant calls that error, which
+    // the server's program build folds, e.g. int('')).
+    const verdict = celJsOnly || !celJsProblem ? celJsProblem : engineVerdict({ hasParams: params, variables: policy.variables.slice(0, site.variables) }, site.kind, site.expression);
+    const serverProblem = verdict && (celJsProblem ?? verdict);
+    if (serverProblem || celJsProblem) {
+      if (serverProblem) problems.push(located(site, serverProblem, ''));
       if (site.path[0] === 'variables') typedTypes.push('dyn');
       continue;
     }

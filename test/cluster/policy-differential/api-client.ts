@@ -13,9 +13,12 @@ export interface ApiAnswer {
   readonly warnings: string[];
 }
 
-/** RFC 7234 warn-text as kube-apiserver writes it: `299 - "<text>"`, quotes and backslashes escaped. */
+/**
+ * RFC 7234 warn-text as kube-apiserver writes it: `299 - "<text>"`, quotes and backslashes escaped,
+ * in UTF-8 (Node hands header bytes over as latin1).
+ */
 export function parseWarning(header: string): string {
-  const match = /^299 - "(.*)"$/s.exec(header);
+  const match = /^299 - "(.*)"$/s.exec(Buffer.from(header, 'latin1').toString('utf8'));
   if (!match) throw new Error(`unexpected Warning header: ${header}`);
   return match[1]!.replace(/\\(.)/g, '$1');
 }

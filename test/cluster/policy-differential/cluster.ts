@@ -66,9 +66,14 @@ export interface PolicyCluster {
 }
 
 /** A control plane (etcd and kube-apiserver, no cert-manager) started while `prepare` generates the chart in the same work directory. */
-export async function startPolicyCluster<T>(prefix: string, log: (line: string) => void, prepare: (dir: string) => Promise<T>): Promise<PolicyCluster & { prepared: T }> {
+export async function startPolicyCluster<T>(
+  prefix: string,
+  log: (line: string) => void,
+  prepare: (dir: string) => Promise<T>,
+  apiServerArgs: readonly string[] = [],
+): Promise<PolicyCluster & { prepared: T }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const [plane, prepared] = await Promise.allSettled([startControlPlane({ dir: path.join(dir, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false }), prepare(dir)]);
+  const [plane, prepared] = await Promise.allSettled([startControlPlane({ dir: path.join(dir, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false, apiServerArgs }), prepare(dir)]);
   const controlPlane = plane.status === 'fulfilled' ? plane.value : undefined;
   const stop = async () => {
     await controlPlane?.stop();

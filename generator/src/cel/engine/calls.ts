@@ -19,3 +19,5 @@ export const estimateCost = (request: CompileRequest) => call('estimateCost', re
 export const evaluate = (request: EvaluateRequest) => call('evaluate', request) as EvaluateAnswer;
 export const validateCrd = (crd: unknown) => call('validateCrd', { crd }) as CrdAnswer;
 export const engineVersion = () => call('version', {}) as VersionAnswer;
+/** A request's warnings as a client reads them from the API server's Warning headers (its recorder: duplicates and texts with control characters dropped, long lists truncated). */
+export const clientWarnings = (warnings: readonly string[]) => (call('clientWarnings', { warnings }) as { warnings: string[] }).warnings;

@@ -34,7 +34,7 @@ export interface CompileAnswer {
   readonly cost?: Cost;
 }
 
-/** One answer the test declares for the authorizer; fields left out match anything; the first rule that matches answers. */
+/** One answer the test declares for the authorizer; fields left out match anything, a field given only that value (`group: ''` is the core group); the first rule that matches answers. */
 export interface AuthorizerRule {
   readonly verb?: string;
   readonly group?: string;

@@ -42,8 +42,10 @@ export function engine(): EngineCall {
 function start(): EngineCall {
   const directory = engineDirectory();
   if (!globalThis.Go) {
+    const stubbed = !('fs' in globalThis);
     const glue = path.join(directory, GO_GLUE_FILE);
     runInThisContext(readFileSync(glue, 'utf8'), { filename: glue });
+    if (stubbed) withoutFiles();
   }
   const go = new globalThis.Go!();
   unrefTimers(go);
@@ -53,6 +55,17 @@ function start(): EngineCall {
   const call = globalThis.shaperCelEngine;
   if (!call) throw new Error(`the CEL engine in ${directory} started without registering its entry point`);
   return call;
+}
+
+/**
+ * The glue's file system stub answers every open with ENOSYS, which Go's time.LoadLocation reports
+ * as such ("not implemented on js") before trying its embedded zone database; answered "no such
+ * file", it falls through to that database and, for a zone not in it, gives the API server's
+ * "unknown time zone <name>".
+ */
+function withoutFiles(): void {
+  const stub = (globalThis as unknown as { fs: { open: (path: string, flags: number, mode: number, callback: (error: Error) => void) => void } }).fs;
+  stub.open = (_path, _flags, _mode, callback) => callback(Object.assign(new Error('no such file or directory'), { code: 'ENOENT' }));
 }
 
 /** Go's timers (its libraries' background goroutines) must not keep the process alive. */

@@ -11,7 +11,7 @@
  */
 import type { ResolvedValidatingPolicy } from 'shaper-gen/internal/generator';
 import { mismatch } from './match.js';
-import { RUNTIME_BUDGET, type ExpressionResult } from '../../cel/engine/index.js';
+import { clientWarnings, RUNTIME_BUDGET, type ExpressionResult } from '../../cel/engine/index.js';
 import type { EvaluationInput } from './request.js';
 import { defaultNamespaceObject, expressionRunner, matchConditions, type Runner } from './runner.js';
 
@@ -141,7 +141,7 @@ function dispatch(policy: ResolvedValidatingPolicy, input: EvaluationInput, deci
   for (const message of annotations.errors) denied.push({ action: 'deny', message, reason: 'Invalid', error: true });
   const auditAnnotations = { ...annotations.published, ...(failures.length > 0 && { 'validation.policy.admission.k8s.io/validation_failure': JSON.stringify(failures.slice(0, 50)) }) };
   const first = denied[0];
-  if (!first) return { matched: true, allowed: true, warnings, auditAnnotations };
+  if (!first) return { matched: true, allowed: true, warnings: clientWarnings(warnings), auditAnnotations };
   const message = `ValidatingAdmissionPolicy '${policy.name}' with binding '${binding}' denied request: ${first.message}`;
   const { request } = input;
   const groupResource = request.resource.group ? `${request.resource.resource}.${request.resource.group}` : request.resource.resource;
@@ -151,7 +151,7 @@ function dispatch(policy: ResolvedValidatingPolicy, input: EvaluationInput, deci
     matched: true,
     allowed: false,
     status: { code: REASON_CODES[first.reason] ?? 422, reason: first.reason, message: `${groupResource} "${name}" is forbidden: ${message}`, causes: [{ message }] },
-    warnings,
+    warnings: clientWarnings(warnings),
     auditAnnotations,
   };
 }

@@ -50,3 +50,34 @@ describe('policy expressions typed from the schema', () => {
     ]);
   });
 });
+
+describe("policy expressions where cel-js and the API server's compiler disagree", () => {
+  const check = (options: object) => checkPolicyExpressions(resolveValidatingPolicyOptions(options, 'ConfigMapPolicy').policy!, undefined).map((p) => p.message);
+  const rules = [{ groups: [''], versions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }];
+
+  it("accept what the API server accepts and cel-js refuses: quantity equality, transformList's filter, an optional list literal", () => {
+    expect(
+      check({
+        rules,
+        validations: [
+          { expression: 'quantity(object.data.q) == quantity(object.data.r)' },
+          { expression: "object.data.transformList(k, v, v != 'x', k).size() > 0" },
+          { expression: "[?object.data.?a, ?object.data.?b].join(',') != ''" },
+        ],
+      }),
+    ).toEqual([]);
+  });
+
+  it('let a variable see only the variables before it, as the API server composes them', () => {
+    expect(
+      check({
+        rules,
+        variables: [
+          { name: 'first', expression: 'variables.later' },
+          { name: 'later', expression: '1' },
+        ],
+        validations: [{ expression: 'variables.later == 1' }],
+      }),
+    ).toEqual(['variables[0].expression: CEL compilation failed at column 11: No such key: later']);
+  });
+});
