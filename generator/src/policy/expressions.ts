@@ -110,7 +110,7 @@ function sites(policy: AnyResolvedPolicy): Site[] {
   ];
 }
 
-/** `celJsOnly`: without the API server's verdict where cel-js refuses (the differential measures what cel-js alone answers). */
+/** `celJsOnly`: without the API server's verdict (the differential measures what cel-js alone answers). */
 export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: TypedResource | undefined, { celJsOnly = false } = {}): ExpressionProblem[] {
   const params = policy.paramKind !== undefined;
   const serverTypes: string[] = [];
@@ -133,11 +133,9 @@ export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: Type
     const onServer = compileExpression(environment(false, site, serverTypes), site.expression, site.patch);
     const celJsProblem = site.returns ? resultTypeProblem(onServer, site.returns) : onServer.problem;
     if (site.path[0] === 'variables') serverTypes.push(onServer.type ?? 'dyn');
-    // Where cel-js refuses, the API server's own compiler (the CEL engine) decides; cel-js words the refusals both make.
-    // The engine is not consulted where cel-js accepts: loading it costs seconds, which every `manifests` run of a
-    // project with policies would pay (what cel-js accepts and the server refuses: constant calls that error, which
-    // the server's program build folds, e.g. int('')).
-    const verdict = celJsOnly || !celJsProblem ? celJsProblem : engineVerdict({ hasParams: params, variables: policy.variables.slice(0, site.variables) }, site.kind, site.expression);
+    // The API server's own compiler (the CEL engine) decides; cel-js words the refusals both make. Its answers are
+    // cached per engine build, so the engine is loaded only for an expression not judged before.
+    const verdict = celJsOnly ? celJsProblem : engineVerdict({ hasParams: params, variables: policy.variables.slice(0, site.variables) }, site.kind, site.expression);
     const serverProblem = verdict && (celJsProblem ?? verdict);
     if (serverProblem || celJsProblem) {
       if (serverProblem) problems.push(located(site, serverProblem, ''));

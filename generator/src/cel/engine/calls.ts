@@ -1,5 +1,6 @@
 /** The CEL engine's calls, typed; an engine failure (bad request, a recovered panic) is thrown. */
 import type { CompileAnswer, CompileRequest, CrdAnswer, EvaluateAnswer, EvaluateRequest, VersionAnswer } from './contracts.js';
+import { cachedAnswer } from './answer-cache.js';
 import { engine } from './load.js';
 
 /** The engine could not answer (not an expression's error: those are in the answer). */
@@ -14,10 +15,13 @@ function call(method: string, request: unknown): unknown {
   return answer;
 }
 
-export const compile = (request: CompileRequest) => call('compile', request) as CompileAnswer;
-export const estimateCost = (request: CompileRequest) => call('estimateCost', request) as CompileAnswer;
+/** A call whose answer depends only on the request and the engine's build: answered from the cache when it can be. */
+const pure = (method: string, request: unknown) => cachedAnswer(method, request, () => call(method, request));
+
+export const compile = (request: CompileRequest) => pure('compile', request) as CompileAnswer;
+export const estimateCost = (request: CompileRequest) => pure('estimateCost', request) as CompileAnswer;
 export const evaluate = (request: EvaluateRequest) => call('evaluate', request) as EvaluateAnswer;
-export const validateCrd = (crd: unknown) => call('validateCrd', { crd }) as CrdAnswer;
+export const validateCrd = (crd: unknown) => pure('validateCrd', { crd }) as CrdAnswer;
 export const engineVersion = () => call('version', {}) as VersionAnswer;
 /** A request's warnings as a client reads them from the API server's Warning headers (its recorder: duplicates and texts with control characters dropped, long lists truncated). */
 export const clientWarnings = (warnings: readonly string[]) => (call('clientWarnings', { warnings }) as { warnings: string[] }).warnings;
