@@ -103,6 +103,14 @@ func openAPIPath(groupVersion string) string {
 // typeConverters is the mutating plugin's own TypeConverterManager over an OpenAPI v3 client that
 // serves the shipped built-in schemas and the given CRDs' (built as apiextensions' openapiv3 controller builds them).
 func typeConverters(crds []apiextensionsv1.CustomResourceDefinition) (patch.TypeConverterManager, error) {
+	key, err := json.Marshal(crds)
+	if err != nil {
+		return nil, err
+	}
+	// The manager builds a group-version's converter once: kept while the schemas stay the same.
+	if cached.manager != nil && cached.key == string(key) && cached.builtins == len(builtinDocuments) {
+		return cached.manager, nil
+	}
 	paths := map[string]openapi.GroupVersion{}
 	for path, document := range builtinDocuments {
 		paths[path] = staticGroupVersion{path: path, document: document}
@@ -139,7 +147,14 @@ func typeConverters(crds []apiextensionsv1.CustomResourceDefinition) (patch.Type
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
 	manager.Run(done)
+	cached.key, cached.builtins, cached.manager = string(key), len(builtinDocuments), manager
 	return manager, nil
+}
+
+var cached struct {
+	key      string
+	builtins int
+	manager  patch.TypeConverterManager
 }
 
 type staticOpenAPI struct {
