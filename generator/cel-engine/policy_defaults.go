@@ -13,7 +13,6 @@ import (
 func defaultedMutatingPolicy(policy admissionregistrationv1.MutatingAdmissionPolicy) *admissionregistrationv1.MutatingAdmissionPolicy {
 	p := policy.DeepCopy()
 	p.Spec.FailurePolicy = orDefault(p.Spec.FailurePolicy, admissionregistrationv1.Fail)
-	p.Spec.ReinvocationPolicy = *orDefault(&p.Spec.ReinvocationPolicy, admissionregistrationv1.NeverReinvocationPolicy)
 	defaultMatchResources(p.Spec.MatchConstraints)
 	return p
 }

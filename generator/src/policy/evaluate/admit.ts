@@ -30,7 +30,13 @@ interface KubernetesObject {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly labels?: Record<string, string> };
-  readonly spec?: { readonly paramKind?: { readonly apiVersion?: string; readonly kind?: string }; readonly scope?: string; readonly group?: string; readonly names?: { readonly kind?: string }; readonly versions?: readonly { readonly name: string }[] };
+  readonly spec?: {
+    readonly paramKind?: { readonly apiVersion?: string; readonly kind?: string };
+    readonly scope?: string;
+    readonly group?: string;
+    readonly names?: { readonly kind?: string };
+    readonly versions?: readonly { readonly name: string }[];
+  };
   readonly items?: readonly unknown[];
 }
 
@@ -101,7 +107,9 @@ function flattened(value: unknown): KubernetesObject[] {
 function policyKind(object: KubernetesObject): PolicyKind | undefined {
   const kind = POLICY_KINDS.find((k) => k === object.kind);
   if (kind && object.apiVersion !== ADMISSION_V1)
-    throw new Error(`${kind} ${object.metadata?.name ?? ''} is ${object.apiVersion ?? 'without apiVersion'}: the admission chain is evaluated over ${ADMISSION_V1} objects (render the chart for Kubernetes 1.36 or later)`);
+    throw new Error(
+      `${kind} ${object.metadata?.name ?? ''} is ${object.apiVersion ?? 'without apiVersion'}: the admission chain is evaluated over ${ADMISSION_V1} objects (render the chart for Kubernetes 1.36 or later)`,
+    );
   return kind;
 }
 

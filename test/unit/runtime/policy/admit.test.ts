@@ -102,7 +102,14 @@ describe('admit', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'admit-'));
     const file = path.join(dir, 'sidecar.yaml');
     writeFileSync(file, SIDECAR);
-    expect(await admit({ object: pod(), policies: [file, COUNT_LABEL, ...limitPolicy({ name: 'limits', parameterNotFoundAction: 'Deny' })], namespaces: [team({ tier: 'team' })], params: [limits('2')] })).toEqual({
+    expect(
+      await admit({
+        object: pod(),
+        policies: [file, COUNT_LABEL, ...limitPolicy({ name: 'limits', parameterNotFoundAction: 'Deny' })],
+        namespaces: [team({ tier: 'team' })],
+        params: [limits('2')],
+      }),
+    ).toEqual({
       allowed: true,
       code: 200,
       warnings: [],
@@ -124,14 +131,26 @@ describe('admit', () => {
   });
 
   it("denies with the binding's own name, from the param the paramRef selects", async () => {
-    expect(await admit({ object: pod(), policies: [SIDECAR, ...limitPolicy({ selector: { matchLabels: { kind: 'limits' } }, parameterNotFoundAction: 'Allow' })], namespaces: [team({ tier: 'team' })], params: [{ ...limits('1'), metadata: { name: 'limits', namespace: 'team', labels: { kind: 'limits' } } }] })).toEqual({
+    expect(
+      await admit({
+        object: pod(),
+        policies: [SIDECAR, ...limitPolicy({ selector: { matchLabels: { kind: 'limits' } }, parameterNotFoundAction: 'Allow' })],
+        namespaces: [team({ tier: 'team' })],
+        params: [{ ...limits('1'), metadata: { name: 'limits', namespace: 'team', labels: { kind: 'limits' } } }],
+      }),
+    ).toEqual({
       allowed: false,
       code: 422,
       reason: 'Invalid',
       message: `pods "web" is forbidden: ValidatingAdmissionPolicy 'container-limit' with binding 'container-limit-in-teams' denied request: at most 1 containers`,
       warnings: [],
       auditAnnotations: {},
-      object: { ...pod([{ name: 'app', image: 'nginx' }, { name: 'proxy', image: 'proxy:1' }]) },
+      object: {
+        ...pod([
+          { name: 'app', image: 'nginx' },
+          { name: 'proxy', image: 'proxy:1' },
+        ]),
+      },
       steps: [
         { plugin: 'MutatingAdmissionPolicy', policy: 'sidecar', binding: 'sidecar-everywhere', pass: 1 },
         { plugin: 'ValidatingAdmissionPolicy', policy: 'container-limit', binding: 'container-limit-in-teams', pass: 1 },
@@ -145,7 +164,8 @@ describe('admit', () => {
       allowed: false,
       code: 422,
       reason: 'Invalid',
-      message: 'pods "web" is forbidden: ValidatingAdmissionPolicy \'container-limit\' with binding \'container-limit-in-teams\' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction',
+      message:
+        "pods \"web\" is forbidden: ValidatingAdmissionPolicy 'container-limit' with binding 'container-limit-in-teams' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
       warnings: [],
       auditAnnotations: {},
       object: pod(),
@@ -160,7 +180,8 @@ describe('admit', () => {
       allowed: false,
       code: 403,
       reason: 'Invalid',
-      message: "policy 'sidecar' with binding 'sidecar-everywhere' denied request: error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.containers[0].command",
+      message:
+        "policy 'sidecar' with binding 'sidecar-everywhere' denied request: error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.containers[0].command",
       warnings: [],
       auditAnnotations: {},
       object: pod(),
