@@ -28,6 +28,8 @@ export interface ChainScenario {
   /** Created before the policies, in the scenario's namespaces. */
   readonly params: readonly Obj[];
   readonly requests: readonly ChainRequest[];
+  /** Installed with the cluster; given to `admit` among the policies (their schemas merge ApplyConfigurations). */
+  readonly crds?: readonly Obj[];
 }
 
 /** The namespaces every scenario's requests go to, with the labels namespaceSelectors read. */
@@ -438,4 +440,99 @@ spec:
   ]),
 };
 
-export const CHAIN_SCENARIOS: readonly ChainScenario[] = [paramsNotFound, paramSelection, namespaceSelectors, reinvocation, builtinApply];
+const WIDGET_CRD: Obj = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.chain-test.shaper-gen.io' },
+  spec: {
+    group: 'chain-test.shaper-gen.io',
+    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                  ports: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['name'],
+                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+                  },
+                  args: { type: 'array', items: { type: 'string' } },
+                  settings: { type: 'object', additionalProperties: { type: 'string' } },
+                  owner: { type: 'object', properties: { team: { type: 'string' } }, 'x-kubernetes-map-type': 'atomic' },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+const WIDGETS = { group: 'chain-test.shaper-gen.io', version: 'v1', resource: 'widgets' };
+
+const crdApply: ChainScenario = {
+  name: 'crd-apply-configuration',
+  crds: [WIDGET_CRD],
+  yaml: `
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: chain-widget-defaults
+spec:
+  reinvocationPolicy: IfNeeded
+  matchConstraints:${rules('widgets', 'chain-test.shaper-gen.io')}
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: "Object{spec: Object.spec{tags: ['managed'], ports: [Object.spec.ports{name: 'metrics', port: 9090}], settings: {'namespace': namespaceObject.metadata.name}}}"
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: "object.metadata.name.startsWith('args-') ? Object{spec: Object.spec{args: ['--quiet']}} : Object{}"
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: "object.metadata.name.startsWith('owned-') ? Object{spec: Object.spec{owner: Object.spec.owner{team: 'platform'}}} : Object{}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: chain-widget-defaults-binding
+spec:
+  policyName: chain-widget-defaults
+`,
+  params: [],
+  requests: NAMESPACES.flatMap((namespace) =>
+    [
+      ['plain', {}],
+      [
+        'tagged',
+        {
+          tags: ['a', 'managed'],
+          ports: [
+            { name: 'http', port: 80 },
+            { name: 'metrics', port: 1 },
+          ],
+        },
+      ],
+      ['args-a', { args: ['--verbose'] }],
+      ['owned-a', { owner: { team: 'web' } }],
+    ].map(([name, spec]) => ({
+      id: `widget-${namespace}-${name as string}`,
+      resource: WIDGETS,
+      object: { apiVersion: 'chain-test.shaper-gen.io/v1', kind: 'Widget', metadata: { name: name as string, namespace }, spec },
+    })),
+  ),
+};
+
+export const CHAIN_SCENARIOS: readonly ChainScenario[] = [paramsNotFound, paramSelection, namespaceSelectors, reinvocation, builtinApply, crdApply];
