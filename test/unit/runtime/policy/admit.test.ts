@@ -202,3 +202,62 @@ describe('admit', () => {
     });
   });
 });
+
+describe('admit, on what it cannot answer', () => {
+  const authorizing = `
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: may-read-secrets}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [''], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations:
+    - expression: "authorizer.group('').resource('secrets').namespace('team').check('get').allowed()"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: may-read-secrets}
+spec: {policyName: may-read-secrets, validationActions: [Deny]}
+`;
+
+  it('names the authorizer check the test declares no answer for, and answers with the declared one', async () => {
+    await expect(admit({ object: pod(), policies: [authorizing] })).rejects.toThrow(
+      "the policy asks the authorizer about user 'test-user' verb 'get' on resource 'secrets' (group '') in namespace 'team' named '', which the test declares no answer for: add it to admit's authorizer option, e.g. authorizer: [{ verb: 'get', resource: 'secrets', decision: 'allow' }]",
+    );
+    expect(await admit({ object: pod(), policies: [authorizing], authorizer: [{ verb: 'get', resource: 'secrets', decision: 'allow' }] })).toEqual({
+      allowed: true,
+      code: 200,
+      warnings: [],
+      auditAnnotations: {},
+      object: pod(),
+      steps: [{ plugin: 'ValidatingAdmissionPolicy', policy: 'may-read-secrets', binding: 'may-read-secrets', pass: 1 }],
+    });
+  });
+
+  it('refuses a policy of another API version with a one-line error saying what it takes', async () => {
+    await expect(
+      admit({
+        object: pod(),
+        policies: [SIDECAR.replace('admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\n', 'admissionregistration.k8s.io/v1beta1\nkind: MutatingAdmissionPolicy\n')],
+      }),
+    ).rejects.toThrow(
+      'MutatingAdmissionPolicy sidecar is admissionregistration.k8s.io/v1beta1: the admission chain is evaluated over admissionregistration.k8s.io/v1 objects (render the chart for Kubernetes 1.36 or later)',
+    );
+  });
+
+  it('answers a paramKind no API serves as the API server does', async () => {
+    const [policy, binding] = limitPolicy({ name: 'limits', parameterNotFoundAction: 'Allow' }) as [{ spec: object }, object];
+    const unknownKind = { ...policy, spec: { ...policy.spec, paramKind: { apiVersion: 'example.com/v1', kind: 'Limits' } } };
+    expect(await admit({ object: pod(), policies: [unknownKind, binding], namespaces: [team({ tier: 'team' })] })).toEqual({
+      allowed: false,
+      code: 422,
+      reason: 'Invalid',
+      message:
+        "pods \"web\" is forbidden: ValidatingAdmissionPolicy 'container-limit' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Limits'",
+      warnings: [],
+      auditAnnotations: {},
+      object: pod(),
+      steps: [],
+    });
+  });
+});
