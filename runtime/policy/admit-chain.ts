@@ -4,7 +4,8 @@
  * reinvocationPolicy asks), then every ValidatingAdmissionPolicy — over plain
  * `admissionregistration.k8s.io/v1` policies and bindings from any source:
  * objects, YAML text or files (a rendered chart's output), so policies written
- * without a decorator are tested the same way. The API server's own plugins
+ * without a decorator are tested the same way, and decorated classes as the
+ * chart installs them. The API server's own plugins
  * run it (@shaper-gen/generator's CEL engine).
  */
 import type { KubernetesObject } from '../webhook/contract.js';
@@ -15,9 +16,10 @@ import { loadEvaluator } from './run-policy.js';
 export interface AdmitInput<T extends object = KubernetesObject> extends RequestInput<T> {
   /**
    * The policies and bindings: objects (or lists of them), YAML text with one or more documents, or paths of
-   * YAML files — `helm template` output works; kinds other than policies, bindings and CRDs are left out.
+   * YAML files — `helm template` output works; kinds other than policies, bindings and CRDs are left out —, or
+   * `@ValidatingPolicy`/`@MutatingPolicy` classes (as the chart installs them by default: binding named as the policy).
    */
-  policies: (string | object)[];
+  policies: (string | object | (abstract new (...args: never[]) => unknown))[];
   /** The cluster's Namespaces (with their labels, for namespaceSelectors); default: the request's own, labelled `kubernetes.io/metadata.name`. */
   namespaces?: object[];
   /** The objects bindings' paramRefs select (by name or selector, in the binding's or the request's namespace). */
@@ -46,7 +48,7 @@ export async function admit<T extends object>(input: AdmitInput<T>): Promise<Adm
   const { policies, namespaces, params, authorizer, ...requestInput } = input;
   const request = admissionRequest(requestInput);
   const { admitChain } = await loadEvaluator();
-  const answer = admitChain({ request, policies, namespaces, params, authorizer });
+  const answer = await admitChain({ request, policies, namespaces, params, authorizer });
   return {
     allowed: answer.allowed,
     code: answer.status?.code ?? 200,

@@ -53,10 +53,10 @@ export interface PolicyEvaluator {
   /** A request through every matching MutatingAdmissionPolicy, then every ValidatingAdmissionPolicy, as the API server's plugins run them. */
   admitChain: (input: {
     request: AdmissionRequest;
-    /** Objects (or lists of them), YAML text (multi-document) or YAML file paths. */
+    /** Objects (or lists of them), YAML text (multi-document), YAML file paths, or decorated policy classes. */
     policies: readonly (string | object)[];
     namespaces?: readonly object[];
     params?: readonly object[];
     authorizer?: readonly AuthorizerAnswer[];
-  }) => ChainAnswer;
+  }) => Promise<ChainAnswer>;
 }

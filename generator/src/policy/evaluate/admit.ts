@@ -9,10 +9,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { admit as engineAdmit, setApiSchemas, type AdmitAnswer, type AuthorizerRule } from '../../cel/engine/index.js';
 import { apiSchemas } from '../../kubernetes/api-schemas.js';
+import { decoratedPolicyYaml, isPolicyClass } from './decorated-sources.js';
 import { answered } from './runner.js';
 import type { PolicyRequest } from './request.js';
 
-/** A policy source: an object (or a list of them), YAML text (multi-document), or the path of a YAML file. */
+/** A policy source: an object (or a list of them), YAML text (multi-document), the path of a YAML file, or a decorated policy class. */
 export type PolicySource = string | object;
 
 export interface ChainInput {
@@ -140,12 +141,14 @@ export function defaultNamespaces(namespace: string | undefined): object[] {
 }
 
 /** Runs the request through the API server's policy plugins over the given objects. */
-export function admitChain(input: ChainInput): AdmitAnswer {
+export async function admitChain(input: ChainInput): Promise<AdmitAnswer> {
   if (!registry[SCHEMAS_SET]) {
     setApiSchemas(apiSchemas());
     registry[SCHEMAS_SET] = true;
   }
-  const objects = sourceObjects(input.policies);
+  const classes = input.policies.filter(isPolicyClass);
+  const sources = input.policies.filter((source) => !isPolicyClass(source));
+  const objects = sourceObjects(classes.length > 0 ? [...sources, await decoratedPolicyYaml(classes)] : sources);
   const ofKind = (kind: PolicyKind) => objects.filter((object) => policyKind(object) === kind);
   const crds = objects.filter((object) => object.kind === 'CustomResourceDefinition');
   const policies = [...ofKind('MutatingAdmissionPolicy'), ...ofKind('ValidatingAdmissionPolicy')];

@@ -11,6 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MutatingPolicy, ValidatingPolicy } from 'shaper-gen';
 import { admit } from 'shaper-gen/testing';
 
 const pod = (containers: object[] = [{ name: 'app', image: 'nginx' }]) => ({
@@ -258,6 +259,43 @@ spec: {policyName: may-read-secrets, validationActions: [Deny]}
       auditAnnotations: {},
       object: pod(),
       steps: [],
+    });
+  });
+});
+
+@MutatingPolicy({
+  rules: [{ groups: [''], versions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
+  mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"scanned": "yes"}}}' } }],
+})
+class ScannedLabel {}
+
+@ValidatingPolicy({
+  rules: [{ groups: [''], versions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
+  validations: [{ expression: "object.metadata.?labels.scanned.orValue('') == 'yes' && object.spec.containers.size() == 1", message: 'one scanned container' }],
+})
+class OneScannedContainer {}
+
+describe('admit with decorated classes', () => {
+  it('takes them as the chart installs them, beside YAML, each binding named after its policy', async () => {
+    expect(await admit({ object: pod(), policies: [ScannedLabel, OneScannedContainer, SIDECAR] })).toEqual({
+      allowed: false,
+      code: 422,
+      reason: 'Invalid',
+      message: `pods "web" is forbidden: ValidatingAdmissionPolicy 'one-scanned-container' with binding 'one-scanned-container' denied request: one scanned container`,
+      warnings: [],
+      auditAnnotations: {},
+      object: {
+        ...pod([
+          { name: 'app', image: 'nginx' },
+          { name: 'proxy', image: 'proxy:1' },
+        ]),
+        metadata: { name: 'web', namespace: 'team', labels: { app: 'web', scanned: 'yes' } },
+      },
+      steps: [
+        { plugin: 'MutatingAdmissionPolicy', policy: 'scanned-label', binding: 'scanned-label', pass: 1 },
+        { plugin: 'MutatingAdmissionPolicy', policy: 'sidecar', binding: 'sidecar-everywhere', pass: 1 },
+        { plugin: 'ValidatingAdmissionPolicy', policy: 'one-scanned-container', binding: 'one-scanned-container', pass: 1 },
+      ],
     });
   });
 });
