@@ -278,11 +278,11 @@ func (env *admitEnvironment) mutatingHooks() []mutating.PolicyHook {
 			if binding.Spec.PolicyName != policy.Name {
 				continue
 			}
-			evaluator := compileMutatingPolicy(policy)
-			for k, mutator := range evaluator.Mutators {
-				if k == 0 {
-					evaluator.Mutators[k] = &recordingPatcher{Patcher: mutator, record: env.recorder(mutating.PluginName, policy.Name, binding.Name)}
-				}
+			evaluator := compiledMutating(policy)
+			// A copy of the mutators: the first one records the invocation for this request's steps.
+			evaluator.Mutators = append([]patch.Patcher(nil), evaluator.Mutators...)
+			if len(evaluator.Mutators) > 0 {
+				evaluator.Mutators[0] = &recordingPatcher{Patcher: evaluator.Mutators[0], record: env.recorder(mutating.PluginName, policy.Name, binding.Name)}
 			}
 			hook := mutating.PolicyHook{Policy: policy, Bindings: []*admissionregistrationv1.MutatingAdmissionPolicyBinding{binding}, Evaluator: evaluator}
 			hook.ParamInformer, hook.ParamScope, hook.ConfigurationError = env.paramSource(policy.Spec.ParamKind)
@@ -303,7 +303,7 @@ func (env *admitEnvironment) validatingHooks() []validating.PolicyHook {
 			if binding.Spec.PolicyName != policy.Name {
 				continue
 			}
-			evaluator := &recordingValidator{Validator: compileValidatingPolicy(policy), record: env.recorder(validating.PluginName, policy.Name, binding.Name)}
+			evaluator := &recordingValidator{Validator: compiledValidating(policy), record: env.recorder(validating.PluginName, policy.Name, binding.Name)}
 			hook := validating.PolicyHook{Policy: policy, Bindings: []*admissionregistrationv1.ValidatingAdmissionPolicyBinding{binding}, Evaluator: evaluator}
 			hook.ParamInformer, hook.ParamScope, hook.ConfigurationError = env.paramSource(policy.Spec.ParamKind)
 			hooks = append(hooks, hook)
@@ -392,3 +392,34 @@ func (r *recordingValidator) Validate(ctx context.Context, matched schema.GroupV
 
 type runtimeObject = runtime.Object
 type authorizerInterface = authorizer.UnconditionalAuthorizer
+
+// The plugins compile a policy once and evaluate it on every request; so does the engine, by the policy's content.
+var compiledPolicies = struct {
+	mutating   map[string]mutating.PolicyEvaluator
+	validating map[string]validating.Validator
+}{mutating: map[string]mutating.PolicyEvaluator{}, validating: map[string]validating.Validator{}}
+
+func compiledMutating(policy *admissionregistrationv1.MutatingAdmissionPolicy) mutating.PolicyEvaluator {
+	key := policyKey(policy)
+	evaluator, ok := compiledPolicies.mutating[key]
+	if !ok {
+		evaluator = compileMutatingPolicy(policy)
+		compiledPolicies.mutating[key] = evaluator
+	}
+	return evaluator
+}
+
+func compiledValidating(policy *admissionregistrationv1.ValidatingAdmissionPolicy) validating.Validator {
+	key := policyKey(policy)
+	evaluator, ok := compiledPolicies.validating[key]
+	if !ok {
+		evaluator = compileValidatingPolicy(policy)
+		compiledPolicies.validating[key] = evaluator
+	}
+	return evaluator
+}
+
+func policyKey(policy any) string {
+	text, _ := json.Marshal(policy)
+	return string(text)
+}
