@@ -202,7 +202,10 @@ beforeAll(async () => {
   const started = Date.now();
   cluster = await startPolicyCluster('shaper-chain-', log, async () => undefined);
   client = cluster.client;
-  await installCrds(client, CHAIN_SCENARIOS.flatMap((s) => s.crds ?? []));
+  await installCrds(
+    client,
+    CHAIN_SCENARIOS.flatMap((s) => s.crds ?? []),
+  );
   const created = await createNamespaces(client, CHAIN_NAMESPACES);
   namespaces = [...created.values()];
   // Pods need the namespace's default ServiceAccount (no controller-manager creates it here).
