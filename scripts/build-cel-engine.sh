@@ -23,7 +23,7 @@ dir="$SHAPER_CACHE/cel-engine/$sum"
 if [ ! -f "$dir/cel-engine.wasm" ]; then
   echo "shaper-gen: building the CEL engine into $dir (minutes the first time)" >&2
   mkdir -p "$dir"
-  (cd "$src" && GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags="-s -w" -o "$dir/cel-engine.wasm.tmp" .)
+  (cd "$src" && GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags="-s -w -checklinkname=0" -o "$dir/cel-engine.wasm.tmp" .)
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$dir/wasm_exec.js"
   mv "$dir/cel-engine.wasm.tmp" "$dir/cel-engine.wasm"
 fi

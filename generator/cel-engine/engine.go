@@ -16,6 +16,8 @@ type handler func(request json.RawMessage) (any, error)
 var handlers = map[string]handler{
 	"compile":        handleCompile,
 	"evaluate":       handleEvaluate,
+	"admit":          handleAdmit,
+	"setApiSchemas":  handleSetAPISchemas,
 	"estimateCost":   handleEstimateCost,
 	"clientWarnings": handleClientWarnings,
 	"validateCrd":    handleValidateCrd,

@@ -199,6 +199,9 @@ func handleEvaluate(raw json.RawMessage) (any, error) {
 		}
 		evaluators.Unlock()
 		answer.RemainingBudget = request.Budget
+		// The mutating dispatcher creates the composition context (where variables live) itself, per
+		// policy invocation (mutating/dispatcher.go); the mutating evaluator's ForInput does not.
+		ctx = compiler.CreateContext(ctx)
 		if request.Kind == kindJSONPatch {
 			patched, err := patch.NewJSONPatcher(evaluator).Patch(ctx, patch.Request{
 				MatchedResource: matched, VersionedAttributes: attributes, ObjectInterfaces: objectInterfaces, OptionalVariables: bindings, Namespace: namespace,

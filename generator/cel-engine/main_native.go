@@ -10,6 +10,8 @@ import (
 
 // Natively, one request per line on stdin ({"method": …, "request": …}), one answer per line on stdout:
 // the same calls as the WebAssembly build, for debugging and for benchmarks against native Go.
+// Build it as scripts/build-cel-engine.sh does, with -ldflags=-checklinkname=0 (admit.go links to the
+// policy plugins' own compilePolicy): `go build -ldflags=-checklinkname=0 -o /tmp/cel-engine .`
 func main() {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 64<<20)

@@ -31,6 +31,16 @@ export interface PolicyRefusal {
   status?: { code: number; reason: string; message: string };
 }
 
+/** What the API server's policy plugins answer for a request (the CEL engine's admit). */
+export interface ChainAnswer {
+  allowed: boolean;
+  status?: { code: number; reason: string; message: string };
+  warnings: readonly string[];
+  auditAnnotations: Readonly<Record<string, string>>;
+  object: unknown;
+  steps: readonly { plugin: 'MutatingAdmissionPolicy' | 'ValidatingAdmissionPolicy'; policy: string; binding: string; pass: number }[];
+}
+
 export interface PolicyEvaluator {
   evaluateValidatingPolicy: (
     policy: ResolvedValidatingPolicy,
@@ -40,4 +50,13 @@ export interface PolicyEvaluator {
     policy: ResolvedMutatingPolicy,
     input: { request: AdmissionRequest; params?: unknown; namespaceObject?: unknown; schema?: object; authorizer?: readonly AuthorizerAnswer[] },
   ) => PolicyRefusal & { object: unknown };
+  /** A request through every matching MutatingAdmissionPolicy, then every ValidatingAdmissionPolicy, as the API server's plugins run them. */
+  admitChain: (input: {
+    request: AdmissionRequest;
+    /** Objects (or lists of them), YAML text (multi-document), YAML file paths, or decorated policy classes. */
+    policies: readonly (string | object)[];
+    namespaces?: readonly object[];
+    params?: readonly object[];
+    authorizer?: readonly AuthorizerAnswer[];
+  }) => Promise<ChainAnswer>;
 }

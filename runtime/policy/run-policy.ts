@@ -53,7 +53,7 @@ export interface PolicyDecision {
 
 const EVALUATOR = '@shaper-gen/generator/policy';
 
-async function loadEvaluator(): Promise<PolicyEvaluator> {
+export async function loadEvaluator(): Promise<PolicyEvaluator> {
   try {
     // A variable specifier: the runtime is compiled without the generator's types, which depend on the runtime; the generator's module satisfies PolicyEvaluator.
     const specifier: string = EVALUATOR;

@@ -63,17 +63,24 @@ interface PrecompiledTemplates {
 
 const cache = new Map<string, Templates>();
 
+/**
+ * How `{{#helm}}` actions render: as Helm template actions (the chart), or `plain`, evaluated as the chart
+ * installs by default (every policy enabled, the API version of Kubernetes 1.36 and later, each binding's
+ * own actions) for tests that take the objects themselves (`admit`).
+ */
+export type HelmMode = 'chart' | 'plain';
+
 /** `dir`: the template sources; by default the repository's, and none in an installed package. */
-export async function loadTemplates(dir = repositoryTemplatesDir()): Promise<Templates> {
-  const key = dir ?? '';
+export async function loadTemplates(dir = repositoryTemplatesDir(), mode: HelmMode = 'chart'): Promise<Templates> {
+  const key = `${mode}:${dir ?? ''}`;
   let templates = cache.get(key);
   if (templates) return templates;
   if (dir === undefined) {
-    templates = await fromPrecompiled();
+    templates = await fromPrecompiled(mode);
     if (!templates) throw new Error(`@shaper-gen/generator is incomplete: ${PRECOMPILED} is missing or was compiled for another handlebars; reinstall it`);
   } else {
     const sources = readTemplateSources(dir);
-    templates = (await fromPrecompiled(sources)) ?? (await compileTemplates(sources));
+    templates = (await fromPrecompiled(mode, sources)) ?? (await compileTemplates(sources, mode));
   }
   cache.set(key, templates);
   return templates;
@@ -111,10 +118,10 @@ function mapTemplates<T>(map: (name: keyof Templates) => T): Record<keyof Templa
   return Object.fromEntries(names.map((name) => [name, map(name)])) as Record<keyof Templates, T>;
 }
 
-async function compileTemplates(sources: TemplateSources): Promise<Templates> {
+async function compileTemplates(sources: TemplateSources, mode: HelmMode): Promise<Templates> {
   const { default: handlebars } = await import('handlebars');
   const hbs = handlebars.create();
-  registerHelpers(hbs);
+  registerHelpers(hbs, mode);
   for (const [name, source] of Object.entries(sources.partials)) hbs.registerPartial(name, source);
   return mapTemplates((name) => {
     const template = hbs.compile(sources.templates[name], COMPILE_OPTIONS);
@@ -123,7 +130,7 @@ async function compileTemplates(sources: TemplateSources): Promise<Templates> {
 }
 
 /** With `sources`: only if compiled from exactly those. */
-async function fromPrecompiled(sources?: TemplateSources): Promise<Templates | undefined> {
+async function fromPrecompiled(mode: HelmMode, sources?: TemplateSources): Promise<Templates | undefined> {
   let precompiled: PrecompiledTemplates;
   try {
     precompiled = (await import(PRECOMPILED)) as PrecompiledTemplates;
@@ -136,7 +143,7 @@ async function fromPrecompiled(sources?: TemplateSources): Promise<Templates | u
   // handlebars/runtime has no types of its own: it is the same API without the compiler.
   const { default: runtime } = (await import('handlebars/runtime.js')) as { default: Handlebars };
   const hbs = runtime.create();
-  registerHelpers(hbs);
+  registerHelpers(hbs, mode);
   try {
     for (const [name, spec] of Object.entries(precompiled.partials)) hbs.registerPartial(name, hbs.template(spec));
     return mapTemplates((name) => {
@@ -185,13 +192,14 @@ export function yamlQuote(value: unknown): string {
   return JSON.stringify(String(value)).replace(/\{\{/g, '{{ "{{" }}');
 }
 
-/** A model whose root says `helm: false` renders plain YAML (static admission files), which no Helm engine reads. */
-function quoteFor(options: HandlebarsNamespace.HelperOptions): (value: unknown) => string {
-  return (options.data as { root?: { helm?: boolean } } | undefined)?.root?.helm === false ? (value) => JSON.stringify(String(value)) : yamlQuote;
+/** Plain YAML (objects for a test, or static admission files whose model says `helm: false`) is read by no Helm engine. */
+function quoteFor(mode: HelmMode, options: HandlebarsNamespace.HelperOptions): (value: unknown) => string {
+  const plain = mode === 'plain' || (options.data as { root?: { helm?: boolean } } | undefined)?.root?.helm === false;
+  return plain ? (value) => JSON.stringify(String(value)) : yamlQuote;
 }
 
-function registerHelpers(hbs: Handlebars): void {
-  hbs.registerHelper('q', (value: unknown, options: HandlebarsNamespace.HelperOptions) => quoteFor(options)(value));
+function registerHelpers(hbs: Handlebars, mode: HelmMode): void {
+  hbs.registerHelper('q', (value: unknown, options: HandlebarsNamespace.HelperOptions) => quoteFor(mode, options)(value));
   hbs.registerHelper('js', (value: unknown) => JSON.stringify(value));
   // Go string literal; JSON escapes are a subset of Go's for the characters paths and names allow.
   hbs.registerHelper('goString', (value: unknown) => JSON.stringify(String(value)));
@@ -204,6 +212,22 @@ function registerHelpers(hbs: Handlebars): void {
     // No `fn` when the helper is used inline, whatever handlebars' types say.
     const options = args.pop() as Omit<HandlebarsNamespace.HelperOptions, 'fn'> & { fn?: HandlebarsNamespace.HelperOptions['fn'] };
     const action = (options.fn ? options.fn(this) : String(args[0])).trim();
+    if (mode === 'plain') return plainHelmAction(action);
     return `{{${action.startsWith('-') ? '' : ' '}${action}${action.endsWith('-') ? '' : ' '}}}`;
   });
+}
+
+/**
+ * A policy template's Helm action as the chart renders it by default: control flow and variables vanish (every
+ * policy enabled), `$apiVersion` is admissionregistration.k8s.io/v1, labels are none, a defaulted list is its
+ * default. Any other action is an error: plain rendering knows only these.
+ */
+function plainHelmAction(action: string): string {
+  const text = action.replace(/^-\s*/, '').replace(/\s*-$/, '');
+  if (/^\$\w+\s*:?=/.test(text) || /^(if|else|end)\b/.test(text)) return '';
+  if (text === '$apiVersion') return 'admissionregistration.k8s.io/v1';
+  if (/^include "[^"]+\.labels" \$ \| nindent \d+$/.test(text)) return '{}';
+  const list = /\| default \(list((?: "(?:[^"\\]|\\.)*")*)\) \| toJson$/.exec(text);
+  if (list) return JSON.stringify([...list[1]!.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]!}"`) as string));
+  throw new Error(`plain rendering of the chart's templates does not know the Helm action {{ ${action} }}`);
 }

@@ -67,3 +67,9 @@ export function resourceDefinition(group: string, version: string, resource: str
   const key = `${group}/${version}/${resource}`;
   return Object.hasOwn(resources, key) ? resources[key] : undefined;
 }
+
+/** The whole shipped document's resources and definitions, as the CEL engine takes them (setApiSchemas). */
+export function apiSchemas(): Pick<ApiSchemasFile, 'resources' | 'definitions'> {
+  const { resources, definitions } = schemasFile();
+  return { resources, definitions };
+}

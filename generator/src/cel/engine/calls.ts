@@ -1,5 +1,5 @@
 /** The CEL engine's calls, typed; an engine failure (bad request, a recovered panic) is thrown. */
-import type { CompileAnswer, CompileRequest, CrdAnswer, EvaluateAnswer, EvaluateRequest, VersionAnswer } from './contracts.js';
+import type { AdmitAnswer, AdmitRequest, ApiSchemasRequest, CompileAnswer, CompileRequest, CrdAnswer, EvaluateAnswer, EvaluateRequest, VersionAnswer } from './contracts.js';
 import { cachedAnswer } from './answer-cache.js';
 import { engine } from './load.js';
 
@@ -22,6 +22,8 @@ export const compile = (request: CompileRequest) => pure('compile', request) as 
 export const estimateCost = (request: CompileRequest) => pure('estimateCost', request) as CompileAnswer;
 export const evaluate = (request: EvaluateRequest) => call('evaluate', request) as EvaluateAnswer;
 export const validateCrd = (crd: unknown) => pure('validateCrd', { crd }) as CrdAnswer;
+export const admit = (request: AdmitRequest) => call('admit', request) as AdmitAnswer;
+export const setApiSchemas = (request: ApiSchemasRequest) => call('setApiSchemas', request);
 export const engineVersion = () => call('version', {}) as VersionAnswer;
 /** A request's warnings as a client reads them from the API server's Warning headers (its recorder: duplicates and texts with control characters dropped, long lists truncated). */
 export const clientWarnings = (warnings: readonly string[]) => (call('clientWarnings', { warnings }) as { warnings: string[] }).warnings;

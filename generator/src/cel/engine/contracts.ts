@@ -123,3 +123,46 @@ export interface VersionAnswer {
 export const PER_CALL_LIMIT = 1_000_000n;
 export const RUNTIME_BUDGET = 10_000_000n;
 export const MATCH_CONDITIONS_BUDGET = 2_500_000n;
+
+/** A request and what the API server's policy plugins read from their caches, as `admissionregistration.k8s.io/v1` objects. */
+export interface AdmitRequest {
+  readonly input: AdmissionInput;
+  readonly mutatingPolicies?: readonly unknown[];
+  readonly mutatingBindings?: readonly unknown[];
+  readonly validatingPolicies?: readonly unknown[];
+  readonly validatingBindings?: readonly unknown[];
+  /** Objects a paramRef can select, of any kind. */
+  readonly params?: readonly unknown[];
+  /** Each paramKind's scope by `apiVersion/Kind`; a paramKind left out is one the API server does not serve. */
+  readonly paramScopes?: Readonly<Record<string, 'Namespaced' | 'Cluster'>>;
+  readonly namespaces?: readonly unknown[];
+  /** The CRDs whose schemas an ApplyConfiguration on a custom resource is merged by. */
+  readonly crds?: readonly unknown[];
+}
+
+/** One policy's invocation through one binding. */
+export interface AdmitStep {
+  readonly plugin: 'MutatingAdmissionPolicy' | 'ValidatingAdmissionPolicy';
+  readonly policy: string;
+  readonly binding: string;
+  /** 2 when the admission chain reinvoked the mutating plugin. */
+  readonly pass: number;
+}
+
+export interface AdmitAnswer {
+  readonly allowed: boolean;
+  /** The API server's status of a refusal. */
+  readonly status?: { readonly code: number; readonly reason: string; readonly message: string };
+  readonly warnings: readonly string[];
+  readonly auditAnnotations: Readonly<Record<string, string>>;
+  /** The object after the mutating plugin (as it came when nothing mutated it); null for a request without one. */
+  readonly object: unknown;
+  readonly steps: readonly AdmitStep[];
+  readonly unansweredAuthorizerChecks?: readonly AuthorizerCheck[];
+}
+
+/** The shipped built-in schemas (kubernetes-schemas/): resources to definitions, and the definitions. */
+export interface ApiSchemasRequest {
+  readonly resources: Readonly<Record<string, string>>;
+  readonly definitions: Readonly<Record<string, unknown>>;
+}

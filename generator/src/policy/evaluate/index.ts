@@ -6,12 +6,14 @@
 import type { PolicyEvaluator } from 'shaper-gen/internal/generator';
 import { evaluateMutatingPolicy } from './mutating.js';
 import { evaluateValidatingPolicy } from './validating.js';
+import { admitChain } from './admit.js';
 
 export { evaluateValidatingPolicy, type EvaluationInput, type PolicyRequest, type PolicyResult, type PolicyStatus } from './validating.js';
 export { evaluateMutatingPolicy, type MutationInput, type MutationResult } from './mutating.js';
 export { NotEvaluableLocally } from '../../cel/runtime-library.js';
 export { AuthorizerNotDeclared } from './runner.js';
+export { admitChain, sourceObjects, type ChainInput, type PolicySource } from './admit.js';
 export type { AuthorizerRule } from '../../cel/engine/index.js';
 
 /** What runPolicy loads: checked against the runtime's contract. */
-export default { evaluateValidatingPolicy, evaluateMutatingPolicy } satisfies PolicyEvaluator;
+export default { evaluateValidatingPolicy, evaluateMutatingPolicy, admitChain } satisfies PolicyEvaluator;

@@ -46,11 +46,12 @@ function describeCheck(check: AuthorizerCheck): string {
   return `user '${check.user}' verb '${check.verb}' on ${target}`;
 }
 
-function answered(answer: EvaluateAnswer): EvaluateAnswer {
+/** The answer, or the test's missing authorizer answer thrown, named with the option to declare it in. */
+export function answered<T extends Pick<EvaluateAnswer, 'unansweredAuthorizerChecks'>>(answer: T, option = "runPolicy's authorizer option"): T {
   const check = answer.unansweredAuthorizerChecks?.[0];
   if (check)
     throw new AuthorizerNotDeclared(
-      `the policy asks the authorizer about ${describeCheck(check)}, which the test declares no answer for: add it to runPolicy's authorizer option, e.g. authorizer: [{ verb: '${check.verb}', resource: '${check.resource}', decision: 'allow' }]`,
+      `the policy asks the authorizer about ${describeCheck(check)}, which the test declares no answer for: add it to ${option}, e.g. authorizer: [{ verb: '${check.verb}', resource: '${check.resource}', decision: 'allow' }]`,
     );
   return answer;
 }

@@ -1,14 +1,13 @@
 /**
  * `@MutatingPolicy` in the generator: its CEL compiled as the API server
  * compiles it (message construction, the patch types, the result types) and
- * against the resource's schema; and its local evaluation: JSON Patch with
- * json-patch v4's semantics, ApplyConfiguration merged as server-side apply
- * merges, errors under both failure policies.
+ * against the resource's schema; and its local evaluation in the API server's
+ * evaluator and JSON patcher (the CEL engine), ApplyConfiguration merged as
+ * server-side apply merges, errors under both failure policies.
  */
 import { describe, expect, it } from 'vitest';
 import { rewriteMessageConstruction } from '../../../../generator/src/cel/message-construction.js';
 import { NotEvaluableLocally } from '../../../../generator/src/cel/runtime-library.js';
-import { applyJsonPatch, JsonPatchError } from '../../../../generator/src/policy/evaluate/json-patch.js';
 import { evaluateMutatingPolicy } from '../../../../generator/src/policy/evaluate/mutating.js';
 import { checkPolicyExpressions } from '../../../../generator/src/policy/expressions.js';
 import { resolveMutatingPolicyOptions } from '../../../../runtime/policy/options/policy-resolve.js';
@@ -88,33 +87,6 @@ describe('mutation expressions, compiled', () => {
         "mutations[0].applyConfiguration.expression: CEL compilation failed at column 36: field 'replicas' of Object.spec is int, got string (object is widgets.example.com/v1, typed from its schema)",
       ],
     ]);
-  });
-});
-
-describe('JSON Patch, applied as json-patch v4 applies it', () => {
-  const doc = { a: { b: 1 }, list: [1, 2, 3] };
-  it('replaces a missing key by adding it, counts negative indices from the end, and keeps the object on a failed test', () => {
-    expect(applyJsonPatch(doc, [{ op: 'replace', path: '/a/c', value: 2 }])).toEqual({ a: { b: 1, c: 2 }, list: [1, 2, 3] });
-    expect(
-      applyJsonPatch(doc, [
-        { op: 'add', path: '/list/-1', value: 9 },
-        { op: 'remove', path: '/list/0' },
-      ]),
-    ).toEqual({ a: { b: 1 }, list: [2, 3, 9] });
-    expect(
-      applyJsonPatch(doc, [
-        { op: 'add', path: '/x', value: 1 },
-        { op: 'test', path: '/a/b', value: 2 },
-      ]),
-    ).toBe(doc);
-  });
-
-  it("fails with json-patch's messages", () => {
-    expect(() => applyJsonPatch(doc, [{ op: 'add', path: '/missing/x', value: 1 }])).toThrow(new JsonPatchError('add operation does not apply: doc is missing path: "/missing/x": missing value'));
-    expect(() => applyJsonPatch(doc, [{ op: 'remove', path: '/a/c' }])).toThrow(new JsonPatchError("error in remove for path: '/a/c': Unable to remove nonexistent key: c: missing value"));
-    expect(() => applyJsonPatch(doc, [{ op: 'add', path: '/list/9', value: 1 }])).toThrow(
-      new JsonPatchError("error in add for path: '/list/9': Unable to access invalid index: 9: invalid index referenced"),
-    );
   });
 });
 
