@@ -14,11 +14,13 @@ import (
 type handler func(request json.RawMessage) (any, error)
 
 var handlers = map[string]handler{
-	"compile":      handleCompile,
-	"evaluate":     handleEvaluate,
-	"estimateCost": handleEstimateCost,
-	"validateCrd":  handleValidateCrd,
-	"version":      handleVersion,
+	"compile":       handleCompile,
+	"evaluate":      handleEvaluate,
+	"estimateCost":  handleEstimateCost,
+	"estimateTyped": handleEstimateTyped,
+	"validateCrd":   handleValidateCrd,
+	"crdRuleCosts":  handleCrdRuleCosts,
+	"version":       handleVersion,
 }
 
 type failure struct {

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"k8s.io/apiserver/pkg/cel/common"
+	"k8s.io/apiserver/pkg/cel/openapi"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+)
+
+// handleEstimateTyped is the static cost of a policy's expression with object and oldObject typed from
+// the matched resource's OpenAPI schema, as validating/typechecking.go types them (common.SchemaDeclType:
+// lists, maps and strings bounded by their maxItems, maxProperties and maxLength, else by the largest
+// request the API server accepts). Without a schema it is handleEstimateCost.
+func handleEstimateTyped(raw json.RawMessage) (any, error) {
+	request, err := decode[struct {
+		compileRequest
+		ObjectSchema json.RawMessage `json:"objectSchema"`
+	}](raw)
+	if err != nil {
+		return nil, err
+	}
+	mode := modeOf(request.Stored)
+	if len(request.ObjectSchema) == 0 {
+		cost, err := estimate(request.Policy, request.Kind, request.Expression, mode)
+		if err != nil {
+			return compileAnswer{CompilationError: err.Error()}, nil
+		}
+		return compileAnswer{Cost: cost}, nil
+	}
+	schema := &spec.Schema{}
+	if err := json.Unmarshal(request.ObjectSchema, schema); err != nil {
+		return nil, err
+	}
+	object := common.SchemaDeclType(&openapi.Schema{Schema: schema}, true)
+	if object == nil {
+		return compileAnswer{CompilationError: "cel-engine: the object's schema has no CEL type"}, nil
+	}
+	sum := sha256.Sum256(request.ObjectSchema)
+	key := hex.EncodeToString(sum[:])
+	cost, err := estimateWith(request.Policy, request.Kind, request.Expression, mode, object.MaybeAssignTypeName("object"+key[:16]), key)
+	if err != nil {
+		return compileAnswer{CompilationError: err.Error()}, nil
+	}
+	return compileAnswer{Cost: cost}, nil
+}
