@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 	"k8s.io/apimachinery/pkg/util/version"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch"
@@ -217,7 +218,7 @@ func estimateWith(shape policyShape, kind expressionKind, expression string, mod
 		if err != nil {
 			return nil, err
 		}
-		compiler.Compiler = &estimatingCompiler{composition: compiler}
+		compiler.Compiler = &estimatingCompiler{composition: compiler, sizes: objectSizes(object)}
 		compiler.CompileAndStoreVariables(variableAccessors(shape.Variables), options, mode)
 		estimators.byShape[key] = compiler
 	}
@@ -231,7 +232,9 @@ func estimateWith(shape policyShape, kind expressionKind, expression string, mod
 
 type estimatingCompiler struct {
 	composition *plugincel.CompositedCompiler
-	last        *costResult
+	// sizes bounds the lists, maps and strings of a typed object; nil: no bounds (library.CostEstimator's own).
+	sizes checker.CostEstimator
+	last  *costResult
 }
 
 func (c *estimatingCompiler) CompileCELExpression(accessor plugincel.ExpressionAccessor, _ plugincel.OptionalVariableDeclarations, mode environment.Type) plugincel.CompilationResult {
@@ -246,7 +249,7 @@ func (c *estimatingCompiler) CompileCELExpression(accessor plugincel.ExpressionA
 	if issues != nil {
 		return fail("compilation failed: " + issues.String())
 	}
-	cost, err := env.EstimateCost(ast, &library.CostEstimator{})
+	cost, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: c.sizes})
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"github.com/google/cel-go/checker"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -45,4 +48,48 @@ func handleEstimateTyped(raw json.RawMessage) (any, error) {
 		return compileAnswer{CompilationError: err.Error()}, nil
 	}
 	return compileAnswer{Cost: cost}, nil
+}
+
+// objectSizes bounds object's and oldObject's lists, maps and strings by their DeclType's MaxElements, as
+// apiextensions' sizeEstimator (pkg/apiserver/schema/cel/compilation.go) bounds a CRD rule's self; the API
+// server estimates no policy, so this is the CRD rules' estimate applied to a policy's object.
+func objectSizes(object *apiservercel.DeclType) checker.CostEstimator {
+	if object == nil {
+		return nil
+	}
+	return &objectSizeEstimator{root: object}
+}
+
+type objectSizeEstimator struct {
+	root *apiservercel.DeclType
+}
+
+func (e *objectSizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
+	path := element.Path()
+	if len(path) == 0 || (path[0] != "object" && path[0] != "oldObject") {
+		return nil
+	}
+	node := e.root
+	for _, name := range path[1:] {
+		switch name {
+		case "@items", "@values":
+			node = node.ElemType
+		case "@keys":
+			node = node.KeyType
+		default:
+			field, ok := node.Fields[name]
+			if !ok {
+				return nil
+			}
+			node = field.Type
+		}
+		if node == nil {
+			return nil
+		}
+	}
+	return &checker.SizeEstimate{Min: 0, Max: uint64(node.MaxElements)}
+}
+
+func (e *objectSizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	return nil
 }

@@ -121,7 +121,7 @@ export async function generateManifests(config: GeneratorConfig): Promise<Genera
     conversions,
     crds: crdScan.crds,
     typesModules: types.modules.length,
-    warnings: crdScan.warnings,
+    warnings: [...crdScan.warnings, ...policies.flatMap((found) => found.warnings)],
     obsolete,
     scannedFiles: sources.length,
     candidateFiles,

@@ -81,6 +81,11 @@ function sites(policy: AnyResolvedPolicy): Site[] {
   ];
 }
 
+/** Every expression of the policy with where it is written (matchConditions, variables, then the kind's own). */
+export function policyExpressionSites(policy: AnyResolvedPolicy): { readonly path: ProblemPath; readonly expression: string }[] {
+  return sites(policy).map(({ path, expression }) => ({ path, expression }));
+}
+
 export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: TypedResource | undefined): ExpressionProblem[] {
   const params = policy.paramKind !== undefined;
   const serverTypes: string[] = [];

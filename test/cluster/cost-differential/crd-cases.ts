@@ -53,7 +53,17 @@ const spec = (path: string) => `properties[spec].${path}`;
 /** A list of strings, the rule on each item: cost × maxItems. */
 const listItems: Shape = {
   name: 'list items',
-  rules: ["self.startsWith('a')", 'size(self) <= 40', "self.matches('^[a-z]+$')", 'self.lowerAscii() == self', "self.contains('-') || self.endsWith('z')", "self in ['a', 'b', 'c']"],
+  rules: [
+    "self.startsWith('a')",
+    'size(self) <= 40',
+    "self.matches('^[a-z]+$')",
+    'self.lowerAscii() == self',
+    "self.contains('-') || self.endsWith('z')",
+    "self in ['a', 'b', 'c']",
+    "self.split('-').size() < 4",
+    "self.indexOf('x') < 3",
+    "self.replace('a', 'b') != 'c'",
+  ],
   build(id, n, rule) {
     const marker = RULE(rule);
     return {
@@ -84,7 +94,7 @@ const nestedLists: Shape = {
 /** A map of strings, the rule on each value: cost × maxProperties. */
 const mapValues: Shape = {
   name: 'map values',
-  rules: ["self.startsWith('a')", 'size(self) > 2'],
+  rules: ["self.startsWith('a')", 'size(self) > 2', "self.matches('^v[0-9]+$')"],
   build(id, n, rule) {
     const marker = RULE(rule);
     return {

@@ -1,5 +1,5 @@
 /** The CEL engine's calls, typed; an engine failure (bad request, a recovered panic) is thrown. */
-import type { CompileAnswer, CompileRequest, CrdAnswer, EvaluateAnswer, EvaluateRequest, RuleCost, VersionAnswer } from './contracts.js';
+import type { CompileAnswer, CompileRequest, CrdAnswer, EstimateTypedRequest, EvaluateAnswer, EvaluateRequest, RuleCost, VersionAnswer } from './contracts.js';
 import { engine } from './load.js';
 
 /** The engine could not answer (not an expression's error: those are in the answer). */
@@ -16,6 +16,7 @@ function call(method: string, request: unknown): unknown {
 
 export const compile = (request: CompileRequest) => call('compile', request) as CompileAnswer;
 export const estimateCost = (request: CompileRequest) => call('estimateCost', request) as CompileAnswer;
+export const estimateTyped = (request: EstimateTypedRequest) => call('estimateTyped', request) as CompileAnswer;
 export const evaluate = (request: EvaluateRequest) => call('evaluate', request) as EvaluateAnswer;
 export const validateCrd = (crd: unknown) => call('validateCrd', { crd }) as CrdAnswer;
 /** The estimated cost of each rule of a CRD version's `openAPIV3Schema`. */

@@ -22,6 +22,11 @@ export interface CompileRequest {
   readonly stored?: boolean;
 }
 
+/** An estimate with `object` and `oldObject` typed from the matched resource's OpenAPI schema (dyn without one). */
+export interface EstimateTypedRequest extends CompileRequest {
+  readonly objectSchema?: unknown;
+}
+
 export interface Cost {
   readonly min: string;
   readonly max: string;
