@@ -284,7 +284,7 @@ beforeAll(async () => {
   const startedCluster = await startPolicyCluster('shaper-cost-', log, async () => undefined);
   cluster = startedCluster;
   client = startedCluster.client;
-  await installCrds(client, [LOAD_CRD as never]);
+  await installCrds(client, [LOAD_CRD]);
   const namespaces = await createNamespaces(client, { [NAMESPACE]: {} });
   await compareCrds();
   log(`${crdCompared.length} CRD cases compared in ${((Date.now() - started) / 1000).toFixed(1)} s`);

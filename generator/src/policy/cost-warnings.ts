@@ -6,7 +6,10 @@
  * static estimate comes from the API server's own estimator (the CEL engine's
  * estimateTyped), with `object` typed from the matched resource's schema where
  * the policy matches one: its maxItems, maxProperties and maxLength bound the
- * estimate, as they bound a CRD rule's. A warning does not stop generation.
+ * estimate, as they bound a CRD rule's. A messageExpression is left out: one
+ * that runs out only loses its message (the decision stands), and the
+ * estimator counts any `string(x)` in it as unbounded. A warning does not stop
+ * generation.
  */
 import type { ProblemPath } from 'shaper-gen/internal/generator';
 import { estimateTyped, MATCH_CONDITIONS_BUDGET, PER_CALL_LIMIT, RUNTIME_BUDGET, type ExpressionKind } from '../cel/engine/index.js';
@@ -31,9 +34,8 @@ function kindOf(path: ProblemPath): ExpressionKind {
   return path[2] === 'messageExpression' ? 'messageExpression' : 'validation';
 }
 
-/** What the API server does when the expression runs out: the failure policy decides, but a messageExpression only loses its message. */
-function consequence(kind: ExpressionKind, policy: AnyResolvedPolicy): string {
-  if (kind === 'messageExpression') return "the denial falls back to the validation's message";
+/** What the API server does when the expression runs out: the failure policy decides. */
+function consequence(policy: AnyResolvedPolicy): string {
   return policy.failurePolicy === 'Fail' ? 'failurePolicy Fail denies the request' : 'failurePolicy Ignore lets the request through unchecked';
 }
 
@@ -46,10 +48,11 @@ function bound(resource: TypedResource | undefined): string {
 export function policyCostWarnings(policy: AnyResolvedPolicy, resource: TypedResource | undefined): CostWarning[] {
   const shape = { hasParams: policy.paramKind !== undefined, variables: policy.variables.map(({ name, expression }) => ({ name, expression })) };
   const warnings: CostWarning[] = [];
-  const estimated = policyExpressionSites(policy).map((site) => {
+  const estimated = policyExpressionSites(policy).flatMap((site) => {
     const kind = kindOf(site.path);
+    if (kind === 'messageExpression') return [];
     const answer = estimateTyped({ policy: shape, kind, expression: site.expression, stored: true, ...(resource && { objectSchema: resource.schema }) });
-    return { ...site, kind, max: answer.cost ? BigInt(answer.cost.max) : 0n };
+    return [{ ...site, kind, max: answer.cost ? BigInt(answer.cost.max) : 0n }];
   });
   for (const site of estimated) {
     if (site.max <= PER_CALL_LIMIT) continue;
@@ -57,7 +60,7 @@ export function policyCostWarnings(policy: AnyResolvedPolicy, resource: TypedRes
       path: site.path,
       message:
         `warning: the API server's estimated cost of this expression is ${words(site.max)}, over the ${words(PER_CALL_LIMIT)} it lets one expression use at run time: ` +
-        `on a large enough object it stops with 'operation cancelled: actual cost limit exceeded' and ${consequence(site.kind, policy)}; ${bound(resource)}`,
+        `on a large enough object it stops with 'operation cancelled: actual cost limit exceeded' and ${consequence(policy)}; ${bound(resource)}`,
     });
   }
   const sum = (kind: ExpressionKind) => estimated.filter((site) => site.kind === kind).reduce((total, site) => (total + site.max > UNBOUNDED ? UNBOUNDED : total + site.max), 0n);
@@ -73,7 +76,7 @@ export function policyCostWarnings(policy: AnyResolvedPolicy, resource: TypedRes
       path: [field],
       message:
         `warning: ${what} ${words(total)}, over the ${words(limit)} the API server allows per ${per} at run time: on a large enough object it stops with ` +
-        `'validation failed due to running out of cost budget, no further validation rules will be run' and ${consequence(kind, policy)}; ${bound(resource)}`,
+        `'validation failed due to running out of cost budget, no further validation rules will be run' and ${consequence(policy)}; ${bound(resource)}`,
     });
   }
   return warnings;
