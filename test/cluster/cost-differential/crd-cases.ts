@@ -169,7 +169,7 @@ export function costFunction(samples: readonly (readonly [bigint, bigint])[]): C
 }
 
 /** The largest n with cost(n) ≤ limit (cost increasing). */
-function largestWithin(cost: CostOf, limit: bigint): bigint {
+export function largestWithin(cost: CostOf, limit: bigint): bigint {
   let low = 0n;
   let high = 1n;
   while (cost(high) <= limit) high *= 2n;

@@ -9,7 +9,7 @@
  * lengths; the cases put n, or the number of expressions, just under, at and
  * just over each limit by arithmetic.
  */
-import { costFunction, type CostOf } from './crd-cases.js';
+import { costFunction, largestWithin, type CostOf } from './crd-cases.js';
 
 export const PER_CALL = 1_000_000n;
 export const PER_BINDING = 10_000_000n;
@@ -37,13 +37,6 @@ export interface PolicyCase {
 
 /** The sample lengths each body's cost is read at; the fourth checks the quadratic. */
 export const SAMPLES = [1n, 2n, 3n, 40n] as const;
-
-function largestWithin(cost: CostOf, limit: bigint): bigint {
-  let n = 0n;
-  let step = 1n << 20n;
-  for (; step > 0n; step /= 2n) if (cost(n + step) <= limit) n += step;
-  return n;
-}
 
 export { costFunction };
 
