@@ -48,7 +48,8 @@ export function policyCases(costs: readonly CostOf[], probeCost: bigint): Policy
   for (const [b, body] of BODIES.entries()) {
     const n = largestWithin(costs[b]!, PER_CALL);
     for (const length of around(n)) {
-      for (const failurePolicy of ['Fail', 'Ignore'] as const) add({ family: 'per call: validation', n: length, failurePolicy, validations: [{ expression: body }, PROBE] });
+      for (const failurePolicy of b === 0 ? (['Fail', 'Ignore'] as const) : (['Fail'] as const))
+        add({ family: 'per call: validation', n: length, failurePolicy, validations: [{ expression: body }, PROBE] });
       add({ family: 'per call: variable', n: length, failurePolicy: 'Fail', variables: [{ name: 'v', expression: body }], validations: [{ expression: 'variables.v' }, PROBE] });
       if (b === 0) {
         add({
@@ -73,7 +74,7 @@ export function policyCases(costs: readonly CostOf[], probeCost: bigint): Policy
     const length = largestWithin(costs[0]!, PER_CALL);
     const each = costs[0]!(length);
     const k = (PER_BINDING - probeCost) / each;
-    for (const count of [k - 1n, k, k + 1n]) {
+    for (const count of [k, k + 1n]) {
       for (const failurePolicy of count === k + 1n ? (['Fail', 'Ignore'] as const) : (['Fail'] as const))
         add({ family: 'per binding: validations', n: Number(length), failurePolicy, validations: [...Array.from({ length: Number(count) }, () => ({ expression: BODIES[0] })), PROBE] });
     }
