@@ -196,9 +196,9 @@ export function crdCases(costs: ReadonlyMap<string, CostOf>): CrdCase[] {
       for (const n of [within - 2n, within - 1n, within, within + 1n, within + 2n]) if (n >= 1n) add(`${shape.name}: per rule`, shape, rule, n, cost(n), PER_RULE);
     }
   }
-  // The factor's spellings, on list items of cost 2 (startsWith): totals around 1.5×, 2.25× (half to even), 100×.
+  // The factor's spellings, on list items of cost 2 (startsWith): exactly the limit (accepted), totals around 1.5×, 2.25× (half to even), 100×.
   const two = costs.get(`${listItems.name}\0${listItems.rules[0]}`)!;
-  for (const total of [14_999_998n, 15_000_000n, 15_000_002n, 22_500_000n, 22_500_002n, 250_000_000n, 999_999_998n, 1_000_000_000n, 1_000_000_002n]) {
+  for (const total of [10_000_000n, 14_999_998n, 15_000_000n, 15_000_002n, 22_500_000n, 22_500_002n, 250_000_000n, 999_999_998n, 1_000_000_000n, 1_000_000_002n]) {
     const n = total / two(1n);
     add('factor spelling', listItems, listItems.rules[0]!, n, two(n), PER_RULE);
   }
