@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/cel/openapi"
@@ -33,17 +34,16 @@ func handleEstimateTyped(raw json.RawMessage) (any, error) {
 		}
 		return compileAnswer{Cost: cost}, nil
 	}
-	schema := &spec.Schema{}
-	if err := json.Unmarshal(request.ObjectSchema, schema); err != nil {
+	sum := sha256.Sum256(request.ObjectSchema)
+	key := hex.EncodeToString(sum[:])
+	object, err := objectDeclType(key, request.ObjectSchema)
+	if err != nil {
 		return nil, err
 	}
-	object := common.SchemaDeclType(&openapi.Schema{Schema: schema}, true)
 	if object == nil {
 		return compileAnswer{CompilationError: "cel-engine: the object's schema has no CEL type"}, nil
 	}
-	sum := sha256.Sum256(request.ObjectSchema)
-	key := hex.EncodeToString(sum[:])
-	cost, err := estimateWith(request.Policy, request.Kind, request.Expression, mode, object.MaybeAssignTypeName("object"+key[:16]), key)
+	cost, err := estimateWith(request.Policy, request.Kind, request.Expression, mode, object, key)
 	if err != nil {
 		return compileAnswer{CompilationError: err.Error()}, nil
 	}
@@ -92,4 +92,28 @@ func (e *objectSizeEstimator) EstimateSize(element checker.AstNode) *checker.Siz
 
 func (e *objectSizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
 	return nil
+}
+
+var objectTypes = struct {
+	sync.Mutex
+	byKey map[string]*apiservercel.DeclType
+}{byKey: map[string]*apiservercel.DeclType{}}
+
+// objectDeclType is the CEL type of an OpenAPI schema, built once per schema (a built-in kind's is large).
+func objectDeclType(key string, text json.RawMessage) (*apiservercel.DeclType, error) {
+	objectTypes.Lock()
+	defer objectTypes.Unlock()
+	if object, ok := objectTypes.byKey[key]; ok {
+		return object, nil
+	}
+	schema := &spec.Schema{}
+	if err := json.Unmarshal(text, schema); err != nil {
+		return nil, err
+	}
+	object := common.SchemaDeclType(&openapi.Schema{Schema: schema}, true)
+	if object != nil {
+		object = object.MaybeAssignTypeName("object" + key[:16])
+	}
+	objectTypes.byKey[key] = object
+	return object, nil
 }
