@@ -19,8 +19,10 @@ var handlers = map[string]handler{
 	"admit":          handleAdmit,
 	"setApiSchemas":  handleSetAPISchemas,
 	"estimateCost":   handleEstimateCost,
+	"estimateTyped":  handleEstimateTyped,
 	"clientWarnings": handleClientWarnings,
 	"validateCrd":    handleValidateCrd,
+	"crdRuleCosts":   handleCrdRuleCosts,
 	"version":        handleVersion,
 }
 

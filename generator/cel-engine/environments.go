@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 	"k8s.io/apimachinery/pkg/util/version"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch"
@@ -146,13 +147,18 @@ type costResult struct {
 
 // declarationsEnvSet declares what createEnvForOpts (plugin/cel/compile.go) declares, for the
 // estimating compiler, which (as validating/typechecking.go does) stands in for the composited
-// compiler's own to keep the checked AST that the static cost estimate needs.
-func declarationsEnvSet(ver *version.Version, options plugincel.OptionalVariableDeclarations) (*environment.EnvSet, error) {
+// compiler's own to keep the checked AST that the static cost estimate needs. A non-nil object
+// types object and oldObject as typechecking.go's buildEnvSet does; nil leaves them dyn.
+func declarationsEnvSet(ver *version.Version, options plugincel.OptionalVariableDeclarations, object *apiservercel.DeclType) (*environment.EnvSet, error) {
 	requestType := plugincel.BuildRequestType()
 	namespaceType := plugincel.BuildNamespaceType()
+	objectType, declTypes := cel.DynType, []*apiservercel.DeclType{namespaceType, requestType}
+	if object != nil {
+		objectType, declTypes = object.CelType(), append(declTypes, object)
+	}
 	envOptions := []cel.EnvOption{
-		cel.Variable(plugincel.ObjectVarName, cel.DynType),
-		cel.Variable(plugincel.OldObjectVarName, cel.DynType),
+		cel.Variable(plugincel.ObjectVarName, objectType),
+		cel.Variable(plugincel.OldObjectVarName, objectType),
 		cel.Variable(plugincel.NamespaceVarName, namespaceType.CelType()),
 		cel.Variable(plugincel.RequestVarName, requestType.CelType()),
 	}
@@ -167,7 +173,7 @@ func declarationsEnvSet(ver *version.Version, options plugincel.OptionalVariable
 	extended, err := environment.MustBaseEnvSet(ver).Extend(environment.VersionedOptions{
 		IntroducedVersion: version.MajorMinor(1, 0),
 		EnvOptions:        envOptions,
-		DeclTypes:         []*apiservercel.DeclType{namespaceType, requestType},
+		DeclTypes:         declTypes,
 	}, environment.StrictCostOpt)
 	if err != nil || !options.HasPatchTypes {
 		return extended, err
@@ -189,8 +195,13 @@ var estimators = struct {
 // estimate is the static cost of an expression as library.CostEstimator computes it, in the
 // environment the policy's expression of that kind is compiled in.
 func estimate(shape policyShape, kind expressionKind, expression string, mode environment.Type) (*costResult, error) {
+	return estimateWith(shape, kind, expression, mode, nil, "")
+}
+
+// estimateWith estimates with object and oldObject of the given type (nil: dyn); objectKey names the type in the cache.
+func estimateWith(shape policyShape, kind expressionKind, expression string, mode environment.Type, object *apiservercel.DeclType, objectKey string) (*costResult, error) {
 	options := kind.declarations(shape.HasParams)
-	key := shapeKey(shape, string(mode), fmt.Sprint(options))
+	key := shapeKey(shape, string(mode), fmt.Sprint(options), objectKey)
 	estimators.Lock()
 	defer estimators.Unlock()
 	compiler, ok := estimators.byShape[key]
@@ -199,7 +210,7 @@ func estimate(shape policyShape, kind expressionKind, expression string, mode en
 		if err != nil {
 			return nil, err
 		}
-		envSet, err := declarationsEnvSet(ver, options)
+		envSet, err := declarationsEnvSet(ver, options, object)
 		if err != nil {
 			return nil, err
 		}
@@ -207,7 +218,7 @@ func estimate(shape policyShape, kind expressionKind, expression string, mode en
 		if err != nil {
 			return nil, err
 		}
-		compiler.Compiler = &estimatingCompiler{composition: compiler}
+		compiler.Compiler = &estimatingCompiler{composition: compiler, sizes: objectSizes(object)}
 		compiler.CompileAndStoreVariables(variableAccessors(shape.Variables), options, mode)
 		estimators.byShape[key] = compiler
 	}
@@ -221,7 +232,9 @@ func estimate(shape policyShape, kind expressionKind, expression string, mode en
 
 type estimatingCompiler struct {
 	composition *plugincel.CompositedCompiler
-	last        *costResult
+	// sizes bounds the lists, maps and strings of a typed object; nil: no bounds (library.CostEstimator's own).
+	sizes checker.CostEstimator
+	last  *costResult
 }
 
 func (c *estimatingCompiler) CompileCELExpression(accessor plugincel.ExpressionAccessor, _ plugincel.OptionalVariableDeclarations, mode environment.Type) plugincel.CompilationResult {
@@ -236,7 +249,7 @@ func (c *estimatingCompiler) CompileCELExpression(accessor plugincel.ExpressionA
 	if issues != nil {
 		return fail("compilation failed: " + issues.String())
 	}
-	cost, err := env.EstimateCost(ast, &library.CostEstimator{})
+	cost, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: c.sizes})
 	if err != nil {
 		return fail(err.Error())
 	}

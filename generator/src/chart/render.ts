@@ -203,7 +203,7 @@ function registerHelpers(hbs: Handlebars, mode: HelmMode): void {
   hbs.registerHelper('js', (value: unknown) => JSON.stringify(value));
   // Go string literal; JSON escapes are a subset of Go's for the characters paths and names allow.
   hbs.registerHelper('goString', (value: unknown) => JSON.stringify(String(value)));
-  hbs.registerHelper('flow', (values: readonly unknown[], options: HandlebarsNamespace.HelperOptions) => `[${values.map(quoteFor(options)).join(', ')}]`);
+  hbs.registerHelper('flow', (values: readonly unknown[], options: HandlebarsNamespace.HelperOptions) => `[${values.map(quoteFor(mode, options)).join(', ')}]`);
   /**
    * `{{#helm}}- if .Values.x{{/helm}}` → `{{- if .Values.x }}`; also inline:
    * `{{helm '.Release.Namespace'}}`. A leading/trailing `-` is Helm's trim marker.

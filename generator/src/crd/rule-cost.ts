@@ -67,7 +67,7 @@ export function checkRuleCosts(crds: readonly Crd[]): void {
     const total = problems.find((problem) => problem.detail.startsWith(TOTAL));
     const report = (problem: CrdProblem, message: string) => {
       const rule = ruleAt(crd, problem.field);
-      (rule && ruleOrigin(rule))?.(message);
+      (rule && ruleOrigin(rule))?.(message, problem.field.endsWith('.messageExpression') ? 'messageExpression' : 'rule');
     };
     for (const problem of problems) {
       if (RULE_COST.some((start) => problem.detail.startsWith(start))) report(problem, `the API server refuses this rule: ${problem.text}`);

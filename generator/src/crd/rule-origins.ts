@@ -5,7 +5,8 @@
  */
 import type { ValidationRule } from './types.js';
 
-export type ReportAtRule = (message: string) => void;
+/** Reports at the marker's `rule` argument, or at its `messageExpression` when the problem is that expression's. */
+export type ReportAtRule = (message: string, argument?: 'rule' | 'messageExpression') => void;
 
 const origins = new WeakMap<ValidationRule, ReportAtRule>();
 

@@ -226,7 +226,7 @@ function checkRules(schema: Schema, markers: readonly AppliedMarker[], problem: 
       else problem(marker, found.message, valueStart);
       rules.splice(rules.indexOf(rule), 1);
     } else {
-      recordRuleOrigin(rule, (message) => problem(marker, message, positions.rule));
+      recordRuleOrigin(rule, (message, key = 'rule') => problem(marker, message, positions[key] ?? positions.rule));
     }
   }
   if (rules.length === 0) delete schema['x-kubernetes-validations'];

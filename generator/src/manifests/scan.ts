@@ -103,7 +103,7 @@ function scanSourceFiles(candidates: readonly TS.SourceFile[], resolver: NameRes
   diagnostics.push(...webhookSetDiagnostics(found), ...policySetDiagnostics(policies), ...conversionSetDiagnostics(conversions));
   return {
     webhooks: found.map(({ className, file, webhook }) => ({ className, file, webhook })),
-    policies: policies.map(({ className, file, policy }) => ({ className, file, policy })),
+    policies: policies.map(({ className, file, policy, warnings }) => ({ className, file, policy, warnings })),
     conversions: conversions.map(({ className, file, conversion }) => ({ className, file, conversion })),
     diagnostics,
     candidateFiles: candidates.length,

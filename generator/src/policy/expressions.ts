@@ -110,6 +110,11 @@ function sites(policy: AnyResolvedPolicy): Site[] {
   ];
 }
 
+/** Every expression of the policy with where it is written (matchConditions, variables, then the kind's own). */
+export function policyExpressionSites(policy: AnyResolvedPolicy): { readonly path: ProblemPath; readonly expression: string }[] {
+  return sites(policy).map(({ path, expression }) => ({ path, expression }));
+}
+
 /** `celJsOnly`: without the API server's verdict (the differential measures what cel-js alone answers). */
 export function checkPolicyExpressions(policy: AnyResolvedPolicy, resource: TypedResource | undefined, { celJsOnly = false } = {}): ExpressionProblem[] {
   const params = policy.paramKind !== undefined;

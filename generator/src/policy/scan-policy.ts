@@ -9,12 +9,15 @@ import { resolveMutatingPolicyOptions, resolveValidatingPolicyOptions, type Prob
 import { decoratorArgument } from '../typescript/decorator-argument.js';
 import { diagnosticAt, type Diagnostic } from '../diagnostics.js';
 import type { NameResolver } from '../typescript/evaluate.js';
+import { policyCostWarnings } from './cost-warnings.js';
 import { checkPolicyExpressions, type AnyResolvedPolicy, type TypedResource } from './expressions.js';
 
 export interface DecoratedPolicy {
   readonly className: string;
   readonly file: string;
   readonly policy: AnyResolvedPolicy;
+  /** Where its CEL can exceed the API server's runtime cost limits (cost-warnings.ts). */
+  readonly warnings: readonly Diagnostic[];
 }
 
 export interface FoundPolicy extends DecoratedPolicy {
@@ -61,10 +64,12 @@ export function readPolicyDecorator(
   const outputProblems = outputChecks?.(policy) ?? [];
   for (const problem of outputProblems) argument.report(classNode, DECORATOR, problem.path, problem.message);
   if (outputProblems.length > 0) return undefined;
-  const expressionProblems = checkPolicyExpressions(policy, context && typedResourceOf(policy, context));
+  const typed = context && typedResourceOf(policy, context);
+  const expressionProblems = checkPolicyExpressions(policy, typed);
   for (const problem of expressionProblems) argument.report(classNode, DECORATOR, problem.path, problem.message, problem.offset);
   if (expressionProblems.length > 0) return undefined;
-  return { className, file: decorator.getSourceFile().fileName, policy, classNode };
+  const warnings = policyCostWarnings(policy, typed).map((warning) => diagnosticAt(argument.locate(warning.path), warning.message));
+  return { className, file: decorator.getSourceFile().fileName, policy, classNode, warnings };
 }
 
 /**

@@ -23,12 +23,13 @@ export function parseWarning(header: string): string {
   return match[1]!.replace(/\\(.)/g, '$1');
 }
 
-export function apiClient(controlPlane: ControlPlane) {
+/** `timeoutMs`: how long a request may go without an answer (a request near the CEL cost budget takes seconds on a loaded machine). */
+export function apiClient(controlPlane: ControlPlane, timeoutMs = 15_000) {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 4, ca: controlPlane.ca.cert, cert: controlPlane.admin.cert, key: controlPlane.admin.key });
   const request = (method: string, urlPath: string, body?: unknown) =>
     new Promise<ApiAnswer>((resolve, reject) => {
       const req = https.request(
-        { host: '127.0.0.1', port: controlPlane.apiServerPort, path: urlPath, method, agent, timeout: 15_000, headers: body === undefined ? {} : { 'Content-Type': 'application/json' } },
+        { host: '127.0.0.1', port: controlPlane.apiServerPort, path: urlPath, method, agent, timeout: timeoutMs, headers: body === undefined ? {} : { 'Content-Type': 'application/json' } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -46,7 +47,7 @@ export function apiClient(controlPlane: ControlPlane) {
           });
         },
       );
-      req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${urlPath} within 15 s`)));
+      req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${urlPath} within ${timeoutMs / 1000} s`)));
       req.on('error', reject);
       req.end(body === undefined ? undefined : JSON.stringify(body));
     });

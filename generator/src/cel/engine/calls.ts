@@ -1,5 +1,5 @@
 /** The CEL engine's calls, typed; an engine failure (bad request, a recovered panic) is thrown. */
-import type { AdmitAnswer, AdmitRequest, ApiSchemasRequest, CompileAnswer, CompileRequest, CrdAnswer, EvaluateAnswer, EvaluateRequest, VersionAnswer } from './contracts.js';
+import type { AdmitAnswer, AdmitRequest, ApiSchemasRequest, CompileAnswer, CompileRequest, CrdAnswer, EstimateTypedRequest, EvaluateAnswer, EvaluateRequest, RuleCost, VersionAnswer } from './contracts.js';
 import { cachedAnswer } from './answer-cache.js';
 import { engine } from './load.js';
 
@@ -20,8 +20,11 @@ const pure = (method: string, request: unknown) => cachedAnswer(method, request,
 
 export const compile = (request: CompileRequest) => pure('compile', request) as CompileAnswer;
 export const estimateCost = (request: CompileRequest) => pure('estimateCost', request) as CompileAnswer;
+export const estimateTyped = (request: EstimateTypedRequest) => pure('estimateTyped', request) as CompileAnswer;
 export const evaluate = (request: EvaluateRequest) => call('evaluate', request) as EvaluateAnswer;
 export const validateCrd = (crd: unknown) => pure('validateCrd', { crd }) as CrdAnswer;
+/** The estimated cost of each rule of a CRD version's `openAPIV3Schema`. */
+export const crdRuleCosts = (schema: unknown) => pure('crdRuleCosts', { schema }) as RuleCost[];
 export const admit = (request: AdmitRequest) => call('admit', request) as AdmitAnswer;
 export const setApiSchemas = (request: ApiSchemasRequest) => call('setApiSchemas', request);
 export const engineVersion = () => call('version', {}) as VersionAnswer;

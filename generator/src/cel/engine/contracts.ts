@@ -22,6 +22,11 @@ export interface CompileRequest {
   readonly stored?: boolean;
 }
 
+/** An estimate with `object` and `oldObject` typed from the matched resource's OpenAPI schema (dyn without one). */
+export interface EstimateTypedRequest extends CompileRequest {
+  readonly objectSchema?: unknown;
+}
+
 export interface Cost {
   readonly min: string;
   readonly max: string;
@@ -110,6 +115,20 @@ export interface CrdAnswer {
   /** The API server's refusal to create the CRD (422); absent when it accepts it. */
   readonly message?: string;
   readonly problems?: readonly CrdProblem[];
+}
+
+/** One x-kubernetes-validations rule's estimated cost, as apiextensions-apiserver estimates it when the CRD is created. */
+export interface RuleCost {
+  /** The rule below the schema's root, as the API server's messages name it: `properties[spec].items.x-kubernetes-validations[0].rule`. */
+  readonly field: string;
+  /** One evaluation's estimated cost. */
+  readonly cost: string;
+  /** How many times the rule can run: the product of the enclosing maxItems and maxProperties, or the estimate for unbounded ones. */
+  readonly cardinality: string;
+  /** cost × cardinality: what the API server compares with 10,000,000 and adds to the schema's total. */
+  readonly total: string;
+  readonly messageExpressionCost?: string;
+  readonly error?: string;
 }
 
 export interface VersionAnswer {

@@ -21,7 +21,7 @@ export async function decoratedPolicyYaml(classes: readonly (abstract new (...ar
   const decorated: DecoratedPolicy[] = classes.map((policyClass) => {
     const policy = validatingPolicyOf(policyClass) ?? mutatingPolicyOf(policyClass);
     if (!policy) throw new TypeError(`admit: ${policyClass.name} is not decorated with @ValidatingPolicy or @MutatingPolicy`);
-    return { className: policyClass.name, file: '', policy };
+    return { className: policyClass.name, file: '', policy, warnings: [] };
   });
   const templates = await loadTemplates(undefined, 'plain');
   return [templates.validatingPolicies(policiesModel(decorated, 'validating', CHART, '')), templates.mutatingPolicies(policiesModel(decorated, 'mutating', CHART, ''))].join('\n---\n');

@@ -44,4 +44,15 @@ describe('the estimated cost of x-kubernetes-validations', () => {
   it('accepts the same rule once the list is bounded', () => {
     expect(scanned({ 'src/api/k.ts': kindWithSpec(`/** ${PAIRWISE} @shaper:maxItems 100 */`, 'names?: string[];') })).toEqual({ messages: [], crds: 1 });
   });
+
+  it("refuses a messageExpression beyond 10,000,000 at the marker's messageExpression argument", () => {
+    // Every item against every item: 15 n² + 25 n + 14 for a list of at most n numbers; 816 items: 10,008,254.
+    const marker = (n: number) => `/** @shaper:validation rule="size(self) >= 0" messageExpression="string(self.map(a, self.filter(b, b == a).size()).size())" @shaper:maxItems ${n} */`;
+    const source = kindWithSpec(marker(816), 'names?: number[];');
+    const column = source.split('\n')[4]!.indexOf('messageExpression="') + 'messageExpression='.length + 1;
+    expect(scanned({ 'src/api/k.ts': source }).messages).toEqual([
+      `src/api/k.ts:5:${column}: the API server refuses this rule: ${RULE_FIELD.replace(/rule$/, 'messageExpression')}: Forbidden: estimated messageExpression cost exceeds budget by factor of 1.000825x ${ADVICE}`,
+    ]);
+    expect(scanned({ 'src/api/k.ts': kindWithSpec(marker(815), 'names?: number[];') }).messages).toEqual([]);
+  });
 });
