@@ -15,12 +15,28 @@ if ! command -v go >/dev/null; then
   echo "shaper-gen: building the CEL engine needs Go (go.mod says $(sed -n 's/^go //p' "$src/go.mod")) on PATH" >&2
   exit 1
 fi
-sum="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go; go version) | sha256sum | cut -c1-16)"
+sum="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go "${BASH_SOURCE[0]}"; go version) | sha256sum | cut -c1-16)"
 dir="$SHAPER_CACHE/cel-engine/$sum"
+# The custom resource strategy (apiextensions-apiserver's pkg/registry/customresource) reaches the
+# etcd client through its storage files, which js/wasm cannot compile (flock, journald sockets) and the
+# engine never runs: the wasm build uses copies of k8s.io/apiserver and apiextensions-apiserver without
+# those three files (under $dir/modules, never committed), through a go.mod that replaces the two.
+without_etcd_storage() {
+  local modules="$1" apiserver extensions
+  apiserver="$(cd "$src" && go list -m -f '{{.Dir}}' k8s.io/apiserver)"
+  extensions="$(cd "$src" && go list -m -f '{{.Dir}}' k8s.io/apiextensions-apiserver)"
+  rm -rf "$modules" && mkdir -p "$modules"
+  cp -r "$apiserver" "$modules/apiserver" && cp -r "$extensions" "$modules/apiextensions-apiserver" && chmod -R u+w "$modules"
+  rm "$modules/apiserver/pkg/registry/generic/options.go" "$modules/apiserver/pkg/registry/generic/storage_decorator.go" \
+    "$modules/apiextensions-apiserver/pkg/registry/customresource/etcd.go"
+  cp "$src/go.mod" "$modules/go.mod" && cp "$src/go.sum" "$modules/go.sum"
+  (cd "$src" && go mod edit -modfile="$modules/go.mod" -replace k8s.io/apiserver="$modules/apiserver" -replace k8s.io/apiextensions-apiserver="$modules/apiextensions-apiserver")
+}
 if [ ! -f "$dir/cel-engine.wasm" ]; then
   echo "shaper-gen: building the CEL engine into $dir (minutes the first time)" >&2
   mkdir -p "$dir"
-  (cd "$src" && GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags="-s -w" -o "$dir/cel-engine.wasm.tmp" .)
+  without_etcd_storage "$dir/modules"
+  (cd "$src" && GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -mod=readonly -modfile="$dir/modules/go.mod" -trimpath -ldflags="-s -w" -o "$dir/cel-engine.wasm.tmp" .)
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$dir/wasm_exec.js"
   mv "$dir/cel-engine.wasm.tmp" "$dir/cel-engine.wasm"
 fi
