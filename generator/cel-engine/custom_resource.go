@@ -69,6 +69,14 @@ type CustomResourceAnswer struct {
 	Object   map[string]any `json:"object,omitempty"`
 	Status   *metav1.Status `json:"status,omitempty"`
 	Warnings []string       `json:"warnings"`
+	// Admitted is what admission (webhooks, policies) sees: the body decoded (pruned, defaulted), and
+	// for an UPDATE the old object as the store reads it; absent when the body cannot be decoded.
+	Admitted *AdmittedObjects `json:"admitted,omitempty"`
+}
+
+type AdmittedObjects struct {
+	Object    map[string]any `json:"object"`
+	OldObject map[string]any `json:"oldObject,omitempty"`
 }
 
 func init() {
@@ -104,7 +112,9 @@ func ValidateCustomResource(request CustomResourceRequest) (CustomResourceAnswer
 		warnings.AddWarning("", text)
 	}
 	object, status := served.decodeBody(ctx, version, request.Object, request.FieldValidation)
+	var admitted *AdmittedObjects
 	if status == nil {
+		admitted = &AdmittedObjects{Object: object.DeepCopy().Object}
 		if namespace == "" && served.namespaced {
 			namespace = object.GetNamespace()
 			if namespace == "" {
@@ -112,12 +122,19 @@ func ValidateCustomResource(request CustomResourceRequest) (CustomResourceAnswer
 			}
 		}
 		ctx = genericapirequest.WithNamespace(ctx, namespace)
-		object, status, err = served.admit(ctx, version, request, object)
+		var old *unstructured.Unstructured
+		if request.Operation == "UPDATE" && len(request.OldObject) > 0 {
+			if old, err = served.stored(version, request.OldObject); err != nil {
+				return CustomResourceAnswer{}, fmt.Errorf("cel-engine: the old object: %w", err)
+			}
+			admitted.OldObject = old.DeepCopy().Object
+		}
+		object, status, err = served.admit(ctx, version, request, object, old)
 		if err != nil {
 			return CustomResourceAnswer{}, err
 		}
 	}
-	answer := CustomResourceAnswer{Allowed: status == nil, Status: status, Warnings: warnings.texts}
+	answer := CustomResourceAnswer{Allowed: status == nil, Status: status, Warnings: warnings.texts, Admitted: admitted}
 	if answer.Warnings == nil {
 		answer.Warnings = []string{}
 	}
@@ -128,7 +145,7 @@ func ValidateCustomResource(request CustomResourceRequest) (CustomResourceAnswer
 }
 
 // admit runs what the generic registry runs between admission and etcd, and reads the object back.
-func (s *servedCrd) admit(ctx context.Context, version string, request CustomResourceRequest, object *unstructured.Unstructured) (*unstructured.Unstructured, *metav1.Status, error) {
+func (s *servedCrd) admit(ctx context.Context, version string, request CustomResourceRequest, object, old *unstructured.Unstructured) (*unstructured.Unstructured, *metav1.Status, error) {
 	strategies := s.strategies[version]
 	switch {
 	case request.Operation == "" || request.Operation == "CREATE":
@@ -154,7 +171,7 @@ func (s *servedCrd) admit(ctx context.Context, version string, request CustomRes
 		unstructured.RemoveNestedField(stored.Object, "metadata", "creationTimestamp")
 		return stored, nil, nil
 	case request.Operation == "UPDATE":
-		if len(request.OldObject) == 0 {
+		if old == nil {
 			return nil, nil, errors.New("cel-engine: an UPDATE needs the old object")
 		}
 		var strategy rest.RESTUpdateStrategy = strategies.main
@@ -165,10 +182,6 @@ func (s *servedCrd) admit(ctx context.Context, version string, request CustomRes
 			strategy = strategies.status
 		} else if request.Subresource != "" {
 			return nil, nil, fmt.Errorf("cel-engine: subresource %q is not supported (\"\" or \"status\")", request.Subresource)
-		}
-		old, err := s.stored(version, request.OldObject)
-		if err != nil {
-			return nil, nil, fmt.Errorf("cel-engine: the old object: %w", err)
 		}
 		// As a client that read the old object and writes it back: the store's resourceVersion
 		// precondition (409 Conflict, 422 when missing) is not what this call answers.

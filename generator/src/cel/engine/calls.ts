@@ -1,5 +1,5 @@
 /** The CEL engine's calls, typed; an engine failure (bad request, a recovered panic) is thrown. */
-import type { CompileAnswer, CompileRequest, CrdAnswer, EvaluateAnswer, EvaluateRequest, VersionAnswer } from './contracts.js';
+import type { CompileAnswer, CompileRequest, CrdAnswer, CustomResourceAnswer, CustomResourceRequest, EvaluateAnswer, EvaluateRequest, VersionAnswer } from './contracts.js';
 import { engine } from './load.js';
 
 /** The engine could not answer (not an expression's error: those are in the answer). */
@@ -18,4 +18,5 @@ export const compile = (request: CompileRequest) => call('compile', request) as 
 export const estimateCost = (request: CompileRequest) => call('estimateCost', request) as CompileAnswer;
 export const evaluate = (request: EvaluateRequest) => call('evaluate', request) as EvaluateAnswer;
 export const validateCrd = (crd: unknown) => call('validateCrd', { crd }) as CrdAnswer;
+export const validateCustomResource = (request: CustomResourceRequest) => call('validateCustomResource', request) as CustomResourceAnswer;
 export const engineVersion = () => call('version', {}) as VersionAnswer;
