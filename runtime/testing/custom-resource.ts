@@ -42,10 +42,10 @@ export async function validateCustomResource(input: CustomResourceInput): Promis
  */
 export async function admittedRequest(request: AdmissionRequest, crds: readonly CrdSource[] | undefined): Promise<AdmissionRequest> {
   const { kind, resource } = request;
-  if (!kind.group || builtinKind(kind.group, resource.resource) !== undefined || (crds !== undefined && crds.length === 0)) return request;
+  if (!kind.group || builtinKind(kind.group, resource.resource) !== undefined || crds?.length === 0) return request;
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return request;
   // The API server's objects always carry their apiVersion and kind; a test's may leave them to the webhook's rules.
-  const typed = (object: KubernetesObject | null | undefined) => object && { apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version, kind: kind.kind, ...object };
+  const typed = (object: KubernetesObject | null | undefined) => object && { apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, ...object };
   const object = typed(request.object);
   const oldObject = typed(request.oldObject);
   const admitted = await (
@@ -62,5 +62,5 @@ export async function admittedRequest(request: AdmissionRequest, crds: readonly 
     ...(oldObject && { oldObject }),
   });
   if (!admitted) return request;
-  return { ...request, object: (admitted.object as KubernetesObject | undefined) ?? request.object, oldObject: (admitted.oldObject as KubernetesObject | undefined) ?? request.oldObject };
+  return { ...request, object: admitted.object ?? request.object, oldObject: admitted.oldObject ?? request.oldObject };
 }

@@ -17,14 +17,7 @@ export { admissionRequest, admissionReview, type RequestInput } from './admissio
 export { contextFor, type ContextOptions, type HandlerMethod, type TestContext } from './context-for.js';
 export { runPolicy, type AuthorizerAnswer, type PolicyDecision, type PolicyInput } from '../policy/run-policy.js';
 export { convert, ConversionFailure } from './convert.js';
-export {
-  validateCustomResource,
-  type CrdSource,
-  type CustomResourceCause,
-  type CustomResourceInput,
-  type CustomResourceResult,
-  type CustomResourceStatus,
-} from './custom-resource.js';
+export { validateCustomResource, type CrdSource, type CustomResourceCause, type CustomResourceInput, type CustomResourceResult, type CustomResourceStatus } from './custom-resource.js';
 
 export interface Decision<T extends object = KubernetesObject> {
   allowed: boolean;

@@ -59,24 +59,29 @@ function isCrdObject(value: unknown): value is CrdObject {
 
 const sameKind = (group: string | undefined, kind: string) => (crd: CrdObject) => crd.spec.names.kind === kind && (group === undefined || crd.spec.group === group);
 
-/** The CRD of `kind` in `group` that `source` names; undefined when it names none of that kind. */
+/**
+ * The CRD `source` names: the object itself, the one CRD of a YAML file or text (else its document of `kind` in
+ * `group`), or the project's kind. Like the resource of a request's URL, it need not be the body's kind.
+ */
 async function crdFrom(source: CrdSource, group: string, kind: string, root: string): Promise<CrdObject | undefined> {
   if (typeof source === 'string') {
     const isText = source.includes('\n') || !existsSync(path.resolve(root, source));
     const documents = isText ? crdDocuments(source, 'the CRD text') : crdDocuments(readFileSync(path.resolve(root, source), 'utf8'), source);
     if (documents.length === 0) throw new Error(`${isText ? 'the CRD text' : source} holds no apiextensions.k8s.io/v1 CustomResourceDefinition${isText ? ' (nor is it a file)' : ''}`);
-    return documents.find(sameKind(group, kind));
+    return documents.length === 1 ? documents[0] : documents.find(sameKind(group, kind));
   }
   if ('apiVersion' in source) {
     if (!isCrdObject(source)) throw new Error(`crd is a ${source.apiVersion} ${source.kind}, not an apiextensions.k8s.io/v1 CustomResourceDefinition`);
-    return sameKind(group, kind)(source) ? source : undefined;
+    return source;
   }
   const declared = (await projectCrds(root)).filter(sameKind(source.group, source.kind));
   if (declared.length !== 1) {
-    const what = `${source.kind}${source.group ? `.${source.group}` : ''}`;
-    throw new Error(`the project at ${root} declares ${declared.length === 0 ? 'no kind' : 'several kinds'} ${what} (with @shaper: markers or in shaper.yaml's crds)${declared.length === 0 ? '' : ': add group'}`);
+    const what = `${source.kind}${source.group ? ` in ${source.group}` : ''}`;
+    throw new Error(
+      `the project at ${root} declares ${declared.length === 0 ? 'no kind' : 'several kinds'} ${what} (with @shaper: markers or in shaper.yaml's crds)${declared.length === 0 ? '' : ': add group'}`,
+    );
   }
-  return sameKind(group, kind)(declared[0]!) ? declared[0] : undefined;
+  return declared[0];
 }
 
 function groupVersionOf(object: object): { group: string; version: string; kind: string } {
@@ -106,7 +111,7 @@ async function validateCustomResource(input: CustomResourceInput): Promise<Custo
     throw new Error(
       input.crd === undefined
         ? `validateCustomResource: the project at ${root} declares no ${kind} in ${group} (TypeScript kinds with @shaper: markers, shaper.yaml's crds); pass crd`
-        : `validateCustomResource: the crd given is not ${kind} in ${group}, the object's kind`,
+        : `validateCustomResource: the CRD text holds several CRDs, none of them for ${kind} in ${group}, the object's kind`,
     );
   }
   const operation = input.operation ?? (input.oldObject ? 'UPDATE' : 'CREATE');
@@ -128,7 +133,10 @@ const admittedObjects: CustomResourceValidator['admittedObjects'] = async (input
   if (!input.object || (input.operation === 'UPDATE' && !input.oldObject)) return undefined;
   const root = path.resolve(input.root ?? process.cwd());
   let crd: CrdObject | undefined;
-  for (const source of input.crds ?? []) crd ??= await crdFrom(source, input.group, input.kind, root);
+  for (const source of input.crds ?? []) {
+    const candidate = await crdFrom(source, input.group, input.kind, root);
+    if (candidate && sameKind(input.group, input.kind)(candidate)) crd ??= candidate;
+  }
   if (!input.crds) crd = (await projectCrds(root)).find(sameKind(input.group, input.kind));
   if (!crd) return undefined;
   const answer = runInEngine({
