@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"sort"
 	"sync"
 
@@ -37,6 +38,8 @@ import (
 	"k8s.io/apimachinery/pkg/version"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
+	storeerr "k8s.io/apiserver/pkg/storage/errors"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/klog/v2"
 )
@@ -191,6 +194,9 @@ func (s *servedCrd) admit(ctx context.Context, version string, request CustomRes
 		if object.GetResourceVersion() == "" {
 			object.SetResourceVersion(old.GetResourceVersion())
 		}
+		if status := s.checkUID(genericapirequest.NamespaceValue(ctx), object, old); status != nil {
+			return nil, status, nil
+		}
 		if err := rest.BeforeUpdate(strategy, ctx, object, old); err != nil {
 			return nil, statusOf(err), nil
 		}
@@ -203,6 +209,21 @@ func (s *servedCrd) admit(ctx context.Context, version string, request CustomRes
 	default:
 		return nil, nil, fmt.Errorf("cel-engine: operation %q is not CREATE or UPDATE", request.Operation)
 	}
+}
+
+// checkUID is the store's precondition on the uid a PUT's body carries (DefaultUpdatedObjectInfo's,
+// checked by GuaranteedUpdate against the stored object before the update runs): 409 Conflict.
+func (s *servedCrd) checkUID(namespace string, object, old *unstructured.Unstructured) *metav1.Status {
+	uid := object.GetUID()
+	if uid == "" {
+		return nil
+	}
+	plural := s.crd.Status.AcceptedNames.Plural
+	key := path.Join("/registry", s.crd.Spec.Group, plural, namespace, object.GetName())
+	if err := (&storage.Preconditions{UID: &uid}).Check(key, old); err != nil {
+		return statusOf(storeerr.InterpretUpdateError(err, schema.GroupResource{Group: s.crd.Spec.Group, Resource: plural}, object.GetName()))
+	}
+	return nil
 }
 
 func statusOf(err error) *metav1.Status {

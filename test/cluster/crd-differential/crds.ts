@@ -70,7 +70,11 @@ const GADGET_SPEC: Schema = {
     stage: str({
       maxLength: 10,
       'x-kubernetes-validations': [
-        { rule: "oldSelf.hasValue() ? (oldSelf.value() != 'done' || self == 'done') : self == 'new'", optionalOldSelf: true, message: 'a stage starts at new and done is final' },
+        {
+          rule: "oldSelf.hasValue() ? (oldSelf.value() != 'done' || self == 'done') : self in ['new', 'done']",
+          optionalOldSelf: true,
+          message: 'a stage starts at new or done, and done is final',
+        },
       ],
     }),
     counter: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'counter may only grow', reason: 'FieldValueForbidden' }] },
