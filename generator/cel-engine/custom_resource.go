@@ -62,6 +62,9 @@ type CustomResourceRequest struct {
 	OldObject json.RawMessage `json:"oldObject,omitempty"`
 	// FieldValidation is Strict, Warn (the API server's default) or Ignore.
 	FieldValidation string `json:"fieldValidation,omitempty"`
+	// Admitted says the object is what admission produced from a decoded body (after mutating
+	// webhooks or policies): it is not decoded again, only run through the registry and storage.
+	Admitted bool `json:"admitted,omitempty"`
 }
 
 // CustomResourceAnswer is the API server's answer: the object it stores, or the Status of its refusal.
@@ -114,7 +117,16 @@ func ValidateCustomResource(request CustomResourceRequest) (CustomResourceAnswer
 	for _, text := range served.deprecation[version] {
 		warnings.AddWarning("", text)
 	}
-	object, status := served.decodeBody(ctx, version, request.Object, request.FieldValidation)
+	var object *unstructured.Unstructured
+	var status *metav1.Status
+	if request.Admitted {
+		object = &unstructured.Unstructured{}
+		if err := object.UnmarshalJSON(request.Object); err != nil {
+			return CustomResourceAnswer{}, fmt.Errorf("cel-engine: the admitted object: %w", err)
+		}
+	} else {
+		object, status = served.decodeBody(ctx, version, request.Object, request.FieldValidation)
+	}
 	var admitted *AdmittedObjects
 	if status == nil {
 		admitted = &AdmittedObjects{Object: object.DeepCopy().Object}

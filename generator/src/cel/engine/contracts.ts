@@ -140,6 +140,8 @@ export interface CustomResourceRequest {
   readonly oldObject?: unknown;
   /** The API server's default is Warn. */
   readonly fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** The object is what admission produced from a decoded body (after mutation): the registry and storage only, no decoding. */
+  readonly admitted?: boolean;
 }
 
 /** A Kubernetes `metav1.Status`, as the API server writes a refusal. */
