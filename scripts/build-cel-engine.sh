@@ -20,7 +20,7 @@ dir="$SHAPER_CACHE/cel-engine/$sum"
 # The custom resource strategy (apiextensions-apiserver's pkg/registry/customresource) reaches the
 # etcd client through its storage files, which js/wasm cannot compile (flock, journald sockets) and the
 # engine never runs: the wasm build uses copies of k8s.io/apiserver and apiextensions-apiserver without
-# those three files (under $dir/modules, never committed), through a go.mod that replaces the two.
+# those three files (under $dir/modules while it builds, never committed), through a go.mod that replaces the two.
 without_etcd_storage() {
   local modules="$1" apiserver extensions
   apiserver="$(cd "$src" && go list -m -f '{{.Dir}}' k8s.io/apiserver)"
@@ -39,5 +39,6 @@ if [ ! -f "$dir/cel-engine.wasm" ]; then
   (cd "$src" && GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -mod=readonly -modfile="$dir/modules/go.mod" -trimpath -ldflags="-s -w" -o "$dir/cel-engine.wasm.tmp" .)
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$dir/wasm_exec.js"
   mv "$dir/cel-engine.wasm.tmp" "$dir/cel-engine.wasm"
+  rm -rf "$dir/modules"
 fi
 ln -sfn "$dir" "$src/out"

@@ -180,7 +180,10 @@ describe('validateCustomResource against kube-apiserver', () => {
     const count = (what: (x: (typeof compared)[number]) => boolean) => compared.filter(what).length;
     log(
       `${compared.length} cases (${count((x) => x.case.operation === 'CREATE')} creates, ${count((x) => x.case.operation === 'UPDATE')} updates; ` +
-        `${count((x) => x.server.allowed)} stored, ${count((x) => !x.server.allowed)} refused, ${count((x) => x.server.warnings.length > 0)} with warnings): ${differences.length} differences`,
+        `${count((x) => x.server.allowed)} stored, ${count((x) => !x.server.allowed)} refused, ${count((x) => x.server.warnings.length > 0)} with warnings; ` +
+        `${Object.keys(PLURALS)
+          .map((crd) => `${count((x) => x.case.crd === crd)} ${crd}`)
+          .join(', ')}): ${differences.length} differences`,
     );
     expect(compared.length).toBeGreaterThanOrEqual(120);
     expect(differences.map((x) => ({ id: x.case.id, server: x.server, local: x.local }))).toEqual([]);
