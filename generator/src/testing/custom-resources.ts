@@ -17,6 +17,7 @@ import { customResourceDefinition } from '../crd/crd-object.js';
 import { scanCustomResources } from '../crd/generate.js';
 import { findCrdFiles } from '../crd-types/crd-files.js';
 import { formatDiagnostic } from '../diagnostics.js';
+import { decodingMayChange } from './decoding-changes.js';
 
 interface CrdObject {
   readonly apiVersion: string;
@@ -128,25 +129,34 @@ async function validateCustomResource(input: CustomResourceInput): Promise<Custo
   return resultOf(runInEngine(request), operation);
 }
 
+type AdmissionInput = Parameters<CustomResourceValidator['admittedObjects']>[0];
+
+/** The CRD of the request's kind among the test's `crds`, else the project's. */
+async function admissionCrd(input: AdmissionInput): Promise<CrdObject | undefined> {
+  const root = path.resolve(input.root ?? process.cwd());
+  if (!input.crds) return (await projectCrds(root)).find(sameKind(input.group, input.kind));
+  for (const source of input.crds) {
+    const candidate = await crdFrom(source, input.group, input.kind, root);
+    if (candidate && sameKind(input.group, input.kind)(candidate)) return candidate;
+  }
+  return undefined;
+}
+
 const admittedObjects: CustomResourceValidator['admittedObjects'] = async (input) => {
   if (input.operation !== 'CREATE' && input.operation !== 'UPDATE') return undefined;
   if (!input.object || (input.operation === 'UPDATE' && !input.oldObject)) return undefined;
-  const root = path.resolve(input.root ?? process.cwd());
-  let crd: CrdObject | undefined;
-  for (const source of input.crds ?? []) {
-    const candidate = await crdFrom(source, input.group, input.kind, root);
-    if (candidate && sameKind(input.group, input.kind)(candidate)) crd ??= candidate;
-  }
-  if (!input.crds) crd = (await projectCrds(root)).find(sameKind(input.group, input.kind));
+  const crd = await admissionCrd(input);
   if (!crd) return undefined;
+  const { object, oldObject } = input as { object: Record<string, unknown>; oldObject?: Record<string, unknown> };
+  if (!decodingMayChange((crd.spec as { versions?: [] }).versions ?? [], input.version, oldObject ? [object, oldObject] : [object])) return { object, ...(oldObject && { oldObject }) };
   const answer = runInEngine({
     crd,
     version: input.version,
     operation: input.operation,
     ...(input.subResource === 'status' && { subresource: 'status' }),
     ...(input.namespace && { namespace: input.namespace }),
-    object: input.object,
-    ...(input.oldObject && { oldObject: input.oldObject }),
+    object,
+    ...(oldObject && { oldObject }),
   });
   if (!answer.admitted) throw new Error(`the API server refuses this ${input.kind} before admission: ${answer.status?.message ?? 'no answer'}`);
   return answer.admitted;
