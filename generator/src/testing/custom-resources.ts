@@ -148,7 +148,7 @@ const admittedObjects: CustomResourceValidator['admittedObjects'] = async (input
   const crd = await admissionCrd(input);
   if (!crd) return undefined;
   const { object, oldObject } = input as { object: Record<string, unknown>; oldObject?: Record<string, unknown> };
-  if (!decodingMayChange((crd.spec as { versions?: [] }).versions ?? [], input.version, oldObject ? [object, oldObject] : [object])) return { object, ...(oldObject && { oldObject }) };
+  if (!decodingMayChange((crd.spec as { versions?: [] }).versions ?? [], input.version, object, oldObject)) return { object, ...(oldObject && { oldObject }) };
   const answer = runInEngine({
     crd,
     version: input.version,

@@ -4,8 +4,8 @@
  * it certainly cannot, runWebhook hands the object over without starting the
  * CEL engine (seconds per test process). Conservative: anything it is not sure
  * of (a default in the schema, a field the schema does not declare, a null, an
- * embedded resource, metadata beyond the usual fields, another version than the
- * storage one) says "may change", and the engine decides.
+ * embedded resource, metadata beyond the usual fields) says "may change", and
+ * the engine decides.
  */
 
 type Schema = Readonly<Record<string, unknown>>;
@@ -56,16 +56,22 @@ function mayChangeValue(schema: Schema | undefined, value: unknown): boolean {
   });
 }
 
-/** Whether decoding `objects` (a request's object and old object) as `version` of the CRD could change any of them. */
-export function decodingMayChange(versions: readonly CrdVersionObject[], version: string, objects: readonly unknown[]): boolean {
-  const served = versions.find((v) => v.name === version);
-  const schema = served?.schema?.openAPIV3Schema;
-  if (!served?.storage || !schema || hasDefault(schema)) return true;
+/** Whether `object`, as the body or as read back under `schema` (a version's), could be changed by decoding. */
+function mayChangeUnder(schema: Schema | undefined, object: unknown): boolean {
+  if (!schema || hasDefault(schema)) return true;
   const { apiVersion: _apiVersion, kind: _kind, metadata: _metadata, ...rootProperties } = (schema.properties ?? {}) as Record<string, Schema>;
-  const root = { ...schema, properties: rootProperties };
-  return objects.some((object) => {
-    if (!isObject(object)) return true;
-    const { apiVersion, kind, metadata, ...rest } = object;
-    return typeof apiVersion !== 'string' || typeof kind !== 'string' || !plainMetadata(metadata) || mayChangeValue(root, rest);
-  });
+  if (!isObject(object)) return true;
+  const { apiVersion, kind, metadata, ...rest } = object;
+  return typeof apiVersion !== 'string' || typeof kind !== 'string' || !plainMetadata(metadata) || mayChangeValue({ ...schema, properties: rootProperties }, rest);
+}
+
+/**
+ * Whether decoding a request's `object` as `version` of the CRD, or reading its `oldObject` back (from the
+ * storage version, then as `version`), could change either of them.
+ */
+export function decodingMayChange(versions: readonly CrdVersionObject[], version: string, object: unknown, oldObject?: unknown): boolean {
+  const schemaOf = (v: CrdVersionObject | undefined) => v?.schema?.openAPIV3Schema;
+  const requested = schemaOf(versions.find((v) => v.name === version));
+  if (mayChangeUnder(requested, object)) return true;
+  return oldObject !== undefined && (mayChangeUnder(requested, oldObject) || mayChangeUnder(schemaOf(versions.find((v) => v.storage)), oldObject));
 }
