@@ -172,9 +172,6 @@ func (r *recordingAttributes) AddAnnotation(key, value string) error {
 	return nil
 }
 
-type warningRecorder struct{ texts []string }
-
-func (w *warningRecorder) AddWarning(_, text string) { w.texts = append(w.texts, text) }
 
 // admitEnvironment is what the plugins read: hooks over in-memory listers, the namespace lister,
 // the type converters and the test's authorizer.

@@ -32,3 +32,4 @@ export { CLI_PATH } from '../cli/cli-path.js';
 export type { CreateApiFlags, CreateConversionFlags, CreateTypesFlags, DevFlags, GeneratorCommands, InitFlags, ManifestsFlags } from '../cli/generator-contract.js';
 export { appliedV8Flags } from '../cli/v8-flags.js';
 export type { PolicyEvaluator } from '../policy/evaluator-contract.js';
+export type { AdmittedObjects, CrdSource, CustomResourceInput, CustomResourceResult, CustomResourceValidator } from '../testing/custom-resource-contract.js';

@@ -6,3 +6,4 @@
  */
 export { arbitraryFromSchema, arbitraryObject } from './arbitrary.js';
 export { roundTrip, type RoundTripOptions, type RoundTripRun } from './round-trip.js';
+export { customResources } from './custom-resources.js';

@@ -1,5 +1,5 @@
 /** The CEL engine's calls, typed; an engine failure (bad request, a recovered panic) is thrown. */
-import type { AdmitAnswer, AdmitRequest, ApiSchemasRequest, CompileAnswer, CompileRequest, CrdAnswer, EstimateTypedRequest, EvaluateAnswer, EvaluateRequest, RuleCost, VersionAnswer } from './contracts.js';
+import type { AdmitAnswer, AdmitRequest, ApiSchemasRequest, CompileAnswer, CompileRequest, CrdAnswer, CustomResourceAnswer, CustomResourceRequest, EstimateTypedRequest, EvaluateAnswer, EvaluateRequest, RuleCost, VersionAnswer } from './contracts.js';
 import { cachedAnswer } from './answer-cache.js';
 import { engine } from './load.js';
 
@@ -27,6 +27,7 @@ export const validateCrd = (crd: unknown) => pure('validateCrd', { crd }) as Crd
 export const crdRuleCosts = (schema: unknown) => pure('crdRuleCosts', { schema }) as RuleCost[];
 export const admit = (request: AdmitRequest) => call('admit', request) as AdmitAnswer;
 export const setApiSchemas = (request: ApiSchemasRequest) => call('setApiSchemas', request);
+export const validateCustomResource = (request: CustomResourceRequest) => call('validateCustomResource', request) as CustomResourceAnswer;
 export const engineVersion = () => call('version', {}) as VersionAnswer;
 /** A request's warnings as a client reads them from the API server's Warning headers (its recorder: duplicates and texts with control characters dropped, long lists truncated). */
 export const clientWarnings = (warnings: readonly string[]) => (call('clientWarnings', { warnings }) as { warnings: string[] }).warnings;

@@ -185,3 +185,50 @@ export interface ApiSchemasRequest {
   readonly resources: Readonly<Record<string, string>>;
   readonly definitions: Readonly<Record<string, unknown>>;
 }
+
+/** One write of a custom resource, as a client sends it to the API server (generator/cel-engine/custom_resource.go). */
+export interface CustomResourceRequest {
+  /** The CustomResourceDefinition, apiextensions.k8s.io/v1, as created on the API server. */
+  readonly crd: unknown;
+  /** The request's version; default: the object's apiVersion's, else the storage version. */
+  readonly version?: string;
+  readonly operation?: 'CREATE' | 'UPDATE';
+  readonly subresource?: '' | 'status';
+  /** The request's namespace; default: the object's, else `default` (namespaced kinds). */
+  readonly namespace?: string;
+  /** The request's body. */
+  readonly object: unknown;
+  /** UPDATE: the object as stored before. */
+  readonly oldObject?: unknown;
+  /** The API server's default is Warn. */
+  readonly fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** The object is what admission produced from a decoded body (after mutation): the registry and storage only, no decoding. */
+  readonly admitted?: boolean;
+}
+
+/** A Kubernetes `metav1.Status`, as the API server writes a refusal. */
+export interface KubernetesStatus {
+  readonly kind: 'Status';
+  readonly apiVersion: 'v1';
+  readonly metadata: Record<string, never>;
+  readonly status: 'Failure';
+  readonly message: string;
+  readonly reason: string;
+  readonly details?: {
+    readonly name?: string;
+    readonly group?: string;
+    readonly kind?: string;
+    readonly causes?: readonly { readonly reason: string; readonly message: string; readonly field: string }[];
+  };
+  readonly code: number;
+}
+
+export interface CustomResourceAnswer {
+  readonly allowed: boolean;
+  /** The object a client reads back (without the uid, creationTimestamp, resourceVersion and managedFields the server assigns). */
+  readonly object?: Record<string, unknown>;
+  readonly status?: KubernetesStatus;
+  readonly warnings: readonly string[];
+  /** What admission sees: the body decoded (pruned, defaulted) and an UPDATE's old object as read from storage. */
+  readonly admitted?: { readonly object: Record<string, unknown>; readonly oldObject?: Record<string, unknown> };
+}
