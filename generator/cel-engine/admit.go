@@ -84,8 +84,8 @@ type admitAnswer struct {
 	Unanswered       []authorizerCheck `json:"unansweredAuthorizerChecks,omitempty"`
 }
 
-// validateAfterMutation is the seam for validating the object after the mutating chain as the API
-// server's storage does (the CRD's schema and rules, the 422): nil until that is built.
+// validateAfterMutation validates the object after the mutating plugins as the API server's registry
+// does before the validating ones (admit_registry.go: the CRD's schema and rules, the 422).
 var validateAfterMutation func(attributes admission.Attributes, crds []apiextensionsv1.CustomResourceDefinition) error
 
 // handleAdmit runs a request through the API server's MutatingAdmissionPolicy and
@@ -117,11 +117,11 @@ func handleAdmit(raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	err = chain.(admission.MutationInterface).Admit(ctx, record, objectInterfaces)
-	if err == nil {
-		err = chain.(admission.ValidationInterface).Validate(ctx, record, objectInterfaces)
-	}
 	if err == nil && validateAfterMutation != nil {
 		err = validateAfterMutation(record, request.Crds)
+	}
+	if err == nil {
+		err = chain.(admission.ValidationInterface).Validate(ctx, record, objectInterfaces)
 	}
 	answer.Warnings = append(answer.Warnings, warnings.texts...)
 	answer.Unanswered = env.authorizer.unanswered
@@ -171,7 +171,6 @@ func (r *recordingAttributes) AddAnnotation(key, value string) error {
 	r.annotations[key] = value
 	return nil
 }
-
 
 // admitEnvironment is what the plugins read: hooks over in-memory listers, the namespace lister,
 // the type converters and the test's authorizer.

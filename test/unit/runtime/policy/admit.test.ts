@@ -299,3 +299,111 @@ describe('admit with decorated classes', () => {
     });
   });
 });
+
+const WIDGETS = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets, singular: widget, listKind: WidgetList }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                replicas: { type: integer, maximum: 5 }
+              x-kubernetes-validations:
+                - rule: "!has(self.replicas) || self.replicas != 4"
+                  message: replicas must not be 4
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: scale-up
+spec:
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [example.com]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [widgets]
+  mutations:
+    - patchType: JSONPatch
+      jsonPatch:
+        expression: "[JSONPatch{op: 'replace', path: '/spec/replicas', value: object.spec.replicas * 4}]"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: scale-up
+spec:
+  policyName: scale-up
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: never
+spec:
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [example.com]
+        apiVersions: [v1]
+        operations: [CREATE]
+        resources: [widgets]
+  validations:
+    - expression: "false"
+      message: no widget passes
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: never
+spec:
+  policyName: never
+  validationActions: [Deny]
+`;
+
+describe('a custom resource after mutation', () => {
+  const widget = (replicas: number) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'team' }, spec: { replicas } });
+
+  it("is refused by the CRD's rules before any validating policy runs, with the registry's 422", async () => {
+    expect(await admit({ object: widget(1), policies: [WIDGETS] })).toEqual({
+      allowed: false,
+      code: 422,
+      reason: 'Invalid',
+      message: 'Widget.example.com "w" is invalid: spec: Invalid value: replicas must not be 4',
+      warnings: [],
+      auditAnnotations: {},
+      object: widget(4),
+      steps: [{ plugin: 'MutatingAdmissionPolicy', policy: 'scale-up', binding: 'scale-up', pass: 1 }],
+    });
+  });
+
+  it("is refused by the CRD's schema too, and reaches the validating policies when valid", async () => {
+    const refused = await admit({ object: widget(3), policies: [WIDGETS] });
+    expect(refused.message).toBe('Widget.example.com "w" is invalid: spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 5');
+    expect(await admit({ object: widget(0), policies: [WIDGETS] })).toEqual({
+      allowed: false,
+      code: 422,
+      reason: 'Invalid',
+      message: `widgets.example.com "w" is forbidden: ValidatingAdmissionPolicy 'never' with binding 'never' denied request: no widget passes`,
+      warnings: [],
+      auditAnnotations: {},
+      object: widget(0),
+      steps: [
+        { plugin: 'MutatingAdmissionPolicy', policy: 'scale-up', binding: 'scale-up', pass: 1 },
+        { plugin: 'ValidatingAdmissionPolicy', policy: 'never', binding: 'never', pass: 1 },
+      ],
+    });
+  });
+});
