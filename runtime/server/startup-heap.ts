@@ -12,11 +12,12 @@ import vm from 'node:vm';
 
 type GarbageCollect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
+/** A best effort: another thread of the process (the probe worker does the same) may have turned the flag off meanwhile. */
 export function releaseStartupHeap(): void {
   // V8 installs `gc` only in contexts made while --expose-gc is set: one context, then the flag is off again.
   v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as GarbageCollect;
+  const gc = vm.runInNewContext('typeof gc === "function" ? gc : undefined') as GarbageCollect | undefined;
   v8.setFlagsFromString('--no-expose-gc');
   // 'last-resort' is V8's memory-reducing full collection, the one that also shrinks the young generation.
-  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
