@@ -89,6 +89,14 @@ export const BENCHMARKS: readonly Entry[] = [
     quick: ['--duration', '2'],
   },
   {
+    name: 'admission-path',
+    title: 'The admission request path in process, step by step, beside the hand-written server',
+    module: 'admission/request-path.ts',
+    needs: ['build', 'helm'],
+    timeoutSeconds: 300,
+    quick: ['--iterations', '2000', '--rounds', '2'],
+  },
+  {
     name: 'faults',
     title: 'Malformed input, slow clients and a blocking handler',
     module: 'faults/run.ts',

@@ -11,6 +11,7 @@ import type { WebhookHandler } from '../webhook/contract.js';
 import { LazyKubeClient, loadClientNode } from '../kube/kube-client.js';
 import { createLogger } from '../log.js';
 import { containProcessFaults } from './process-faults.js';
+import { releaseStartupHeap } from './startup-heap.js';
 import { importHandlerModules, RegistrationError, registerConversions, registerWebhooks } from './registry.js';
 import { WebhookServer, type ListeningAddresses } from './webhook-server.js';
 import { WORKER_SLOT_ENV, WorkerPool, type FromWorker, type ToWorker } from './worker-pool.js';
@@ -102,6 +103,7 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
   const addresses = await server.start();
   // With several workers the primary manages the certificates (serveWithWorkers), and the workers load certDir.
   const certificates = options.dev || cluster.isWorker ? undefined : await startSelfManaged(config, log, () => server.reloadCertificate());
+  releaseStartupHeap();
   return { server, addresses, config, log, certificates };
 }
 
