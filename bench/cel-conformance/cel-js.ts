@@ -33,7 +33,7 @@ interface GeneratorCel {
   readonly cel: CelModule;
   readonly options: Environment['opts'];
   readonly declareKubernetesLibraries: (env: Environment, mode: 'check' | 'evaluate') => void;
-  readonly NotEvaluableLocally: Constructor;
+  readonly CelJsUnsupported: Constructor;
   readonly CelRuntimeError: Constructor;
 }
 
@@ -49,7 +49,7 @@ export async function loadGeneratorCel(repo: string): Promise<GeneratorCel> {
     cel: environment.loadCel() as CelModule,
     options: (environment.admissionEnvironment() as Environment).opts,
     declareKubernetesLibraries: library.declareKubernetesLibraries,
-    NotEvaluableLocally: runtime.NotEvaluableLocally,
+    CelJsUnsupported: runtime.CelJsUnsupported,
     CelRuntimeError: runtime.CelRuntimeError,
   };
 }
@@ -144,7 +144,7 @@ export function celJsImplementation(generator: GeneratorCel, registry: Registry,
   const isCelError = (error: unknown) => error instanceof cel.EvaluationError || error instanceof cel.TypeError || error instanceof cel.ParseError || error instanceof generator.CelRuntimeError;
   const thrown = (error: unknown, type?: string): Answer => {
     if (isCelError(error)) return { stage: 'eval-error', code: errorCode(error), message: firstLine(error), type };
-    if (error instanceof generator.NotEvaluableLocally) return { stage: 'crash', code: 'NotEvaluableLocally: shaper-gen/testing has no local implementation', message: firstLine(error) };
+    if (error instanceof generator.CelJsUnsupported) return { stage: 'crash', code: 'CelJsUnsupported: shaper-gen/testing has no local implementation', message: firstLine(error) };
     return { stage: 'crash', code: `JavaScript ${(error as Error).name} (not a CEL error)`, message: firstLine(error) };
   };
 

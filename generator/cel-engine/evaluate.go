@@ -13,6 +13,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,7 +25,6 @@ import (
 	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/cel/environment"
-	"k8s.io/apiserver/pkg/cel/mutation/dynamic"
 )
 
 type compileRequest struct {
@@ -115,7 +116,9 @@ type admissionInput struct {
 	OldObject       json.RawMessage   `json:"oldObject"`
 	Params          json.RawMessage   `json:"params"`
 	NamespaceObject *corev1.Namespace `json:"namespaceObject"`
-	Authorizer      []authorizerRule  `json:"authorizer"`
+	// Crds give the schema an ApplyConfiguration on a custom resource is merged by.
+	Crds       []apiextensionsv1.CustomResourceDefinition `json:"crds,omitempty"`
+	Authorizer []authorizerRule                           `json:"authorizer"`
 }
 
 type evaluateRequest struct {
@@ -213,26 +216,24 @@ func handleEvaluate(raw json.RawMessage) (any, error) {
 			}
 			break
 		}
-		if errs := evaluator.CompilationErrors(); len(errs) > 0 {
-			answer.Results = []expressionResult{{Error: errors.Join(errs...).Error()}}
+		// The server's ApplyConfiguration patcher merges by the kind's schema (patch/smd.go), through the
+		// type converter its dispatcher finds for the kind: the shipped built-in schemas and the given CRDs'.
+		converters, err := typeConverters(request.Input.Crds)
+		if err != nil {
+			return nil, err
+		}
+		converter := converters.GetTypeConverter(attributes.VersionedKind)
+		if converter == nil {
+			answer.Results = []expressionResult{{Error: apierrors.NewServiceUnavailable(fmt.Sprintf("Resource kind %s not found. There can be a delay between when CustomResourceDefinitions are created and when they are available.", attributes.VersionedKind)).Error()}}
 			break
 		}
-		result, remaining, err := evaluator.ForInput(ctx, attributes, admissionRequest, bindings, namespace, budget)
-		answer.RemainingBudget = strconv.FormatInt(remaining, 10)
-		switch {
-		case err != nil:
-			answer.BudgetError = err.Error()
-		case result.Error != nil:
-			answer.Results = []expressionResult{{Error: result.Error.Error()}}
-		default:
-			object, ok := result.EvalResult.(*dynamic.ObjectVal)
-			if !ok {
-				answer.Results = []expressionResult{{Error: fmt.Sprintf("unsupported return type from ApplyConfiguration expression: %v", result.EvalResult.Type())}}
-			} else if err := object.CheckTypeNamesMatchFieldPathNames(); err != nil {
-				answer.Results = []expressionResult{{Error: fmt.Sprintf("type mismatch: %v", err)}}
-			} else {
-				answer.Object = object.Value()
-			}
+		patched, err := patch.NewApplyConfigurationPatcher(evaluator).Patch(ctx, patch.Request{
+			MatchedResource: matched, VersionedAttributes: attributes, ObjectInterfaces: objectInterfaces, OptionalVariables: bindings, Namespace: namespace, TypeConverter: converter,
+		}, budget)
+		if err != nil {
+			answer.Results = []expressionResult{{Error: err.Error()}}
+		} else {
+			answer.Object = patched.(*unstructured.Unstructured).Object
 		}
 	default:
 		evaluators.Lock()

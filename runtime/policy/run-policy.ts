@@ -23,8 +23,8 @@ export interface PolicyInput<T extends object = KubernetesObject> extends Reques
   /** The binding's validationActions, as a chart value may set them; default: the policy's own. */
   validationActions?: ValidationAction[];
   /**
-   * Mutating policies: the resource's structural schema (its CRD's `openAPIV3Schema`), which an
-   * ApplyConfiguration is merged by. Without it only `metadata` can be merged.
+   * Mutating policies on a custom resource: its structural schema (its CRD's `openAPIV3Schema`), which an
+   * ApplyConfiguration is merged by, as the API server merges it. Built-in kinds' schemas are shipped.
    */
   schema?: object;
   /**

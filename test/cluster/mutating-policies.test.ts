@@ -10,7 +10,6 @@
  * same for every case.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MergeSchema } from '../../generator/src/policy/evaluate/apply-configuration.js';
 import { evaluateMutatingPolicy, type MutationResult } from '../../generator/src/policy/evaluate/mutating.js';
 import { checkPolicyExpressions } from '../../generator/src/policy/expressions.js';
 import type { ResolvedMutatingPolicy } from '../../runtime/policy/options/mutating-policy-types.js';
@@ -57,7 +56,7 @@ const policies: ResolvedMutatingPolicy[] = POLICY_CLASSES.map((c) => mutatingPol
 let cluster: PolicyCluster | undefined;
 let client: ApiClient | undefined;
 let rendered: K8sObject[] = [];
-const schemas = new Map<string, MergeSchema>();
+const schemas = new Map<string, object>();
 let stored = new Map<string, Obj>();
 let namespaces = new Map<string, unknown>();
 const compared: { case: PolicyCase; server: Outcome; local: Outcome }[] = [];
@@ -109,7 +108,7 @@ async function generatePolicies(workDir: string): Promise<K8sObject[]> {
       .sort(),
   ).toEqual(POLICY_CLASSES.map((c) => c.name).sort());
   for (const crd of [...objects.filter((o) => o.kind === 'CustomResourceDefinition'), GADGET_CRD as unknown as K8sObject]) {
-    const spec = (crd as unknown as { spec: { group: string; versions: { name: string; schema: { openAPIV3Schema: MergeSchema } }[]; names: { kind: string } } }).spec;
+    const spec = (crd as unknown as { spec: { group: string; versions: { name: string; schema: { openAPIV3Schema: object } }[]; names: { kind: string } } }).spec;
     for (const version of spec.versions) schemas.set(`${spec.group}/${version.name}/${spec.names.kind}`, version.schema.openAPIV3Schema);
   }
   return [...objects.filter((o) => o.kind === 'MutatingAdmissionPolicy' || o.kind === 'MutatingAdmissionPolicyBinding' || o.kind === 'CustomResourceDefinition'), GADGET_CRD];

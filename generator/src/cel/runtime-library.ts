@@ -1,16 +1,15 @@
 /**
  * Implementations of the Kubernetes and cel-go extension functions that
- * library.ts declares, for evaluating policy expressions locally
- * (`shaper-gen/testing`). Each follows the cel-go or Kubernetes function of
- * the same signature. A declared function without an implementation here
- * (quantities, URLs, IPs and CIDRs, named formats, semver, the authorizer)
- * raises NotEvaluableLocally: the test is told that local evaluation cannot
- * answer, rather than given a guess.
+ * library.ts declares for cel-js. Local evaluation (`shaper-gen/testing`)
+ * runs the API server's own evaluator (the CEL engine), not these: they serve
+ * the cel-js side of the conformance benchmark. A declared function without
+ * an implementation here (quantities, URLs, IPs and CIDRs, named formats,
+ * semver, the authorizer) raises CelJsUnsupported rather than a guess.
  */
 
-/** An expression used something only the API server can evaluate. */
-export class NotEvaluableLocally extends Error {
-  override name = 'NotEvaluableLocally';
+/** An expression used something cel-js has no implementation of. */
+export class CelJsUnsupported extends Error {
+  override name = 'CelJsUnsupported';
 }
 
 type Handler = (...args: never[]) => unknown;
@@ -49,7 +48,7 @@ function regex(pattern: string, flags = 'u'): RegExp {
   try {
     return new RegExp(pattern, flags);
   } catch (error) {
-    throw new NotEvaluableLocally(`the regular expression ${JSON.stringify(pattern)} is not one JavaScript can run (${(error as Error).message}); the API server uses RE2`);
+    throw new CelJsUnsupported(`the regular expression ${JSON.stringify(pattern)} is not one JavaScript can run (${(error as Error).message}); the API server uses RE2`);
   }
 }
 
@@ -129,7 +128,7 @@ function functionName(signature: string): string {
 /** What a declared function without a local implementation does when called. */
 export function notLocal(signature: string): Handler {
   return () => {
-    throw new NotEvaluableLocally(`${functionName(signature)}() (${signature}) is evaluated by the API server only: shaper-gen/testing has no local implementation of it`);
+    throw new CelJsUnsupported(`${functionName(signature)}() (${signature}) has no cel-js implementation`);
   };
 }
 

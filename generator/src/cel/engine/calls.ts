@@ -1,5 +1,19 @@
 /** The CEL engine's calls, typed; an engine failure (bad request, a recovered panic) is thrown. */
-import type { AdmitAnswer, AdmitRequest, ApiSchemasRequest, CompileAnswer, CompileRequest, CrdAnswer, CustomResourceAnswer, CustomResourceRequest, EstimateTypedRequest, EvaluateAnswer, EvaluateRequest, RuleCost, VersionAnswer } from './contracts.js';
+import type {
+  AdmitAnswer,
+  AdmitRequest,
+  ApiSchemasRequest,
+  CompileAnswer,
+  CompileRequest,
+  CrdAnswer,
+  CustomResourceAnswer,
+  CustomResourceRequest,
+  EstimateTypedRequest,
+  EvaluateAnswer,
+  EvaluateRequest,
+  RuleCost,
+  VersionAnswer,
+} from './contracts.js';
 import { cachedAnswer } from './answer-cache.js';
 import { engine } from './load.js';
 

@@ -72,6 +72,8 @@ export interface AdmissionInput {
   readonly params?: unknown;
   readonly namespaceObject?: unknown;
   readonly authorizer?: readonly AuthorizerRule[];
+  /** The CRDs an ApplyConfiguration on a custom resource is merged by (built-in kinds: the shipped schemas, set with setApiSchemas). */
+  readonly crds?: readonly unknown[];
 }
 
 export interface EvaluateRequest {

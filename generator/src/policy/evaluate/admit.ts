@@ -7,8 +7,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { admit as engineAdmit, setApiSchemas, type AdmitAnswer, type AuthorizerRule } from '../../cel/engine/index.js';
-import { apiSchemas } from '../../kubernetes/api-schemas.js';
+import { admit as engineAdmit, type AdmitAnswer, type AuthorizerRule } from '../../cel/engine/index.js';
+import { builtinServes, ensureBuiltinSchemas } from './merge-schemas.js';
 import { decoratedPolicyYaml, isPolicyClass } from './decorated-sources.js';
 import { answered } from './runner.js';
 import type { PolicyRequest } from './request.js';
@@ -129,23 +129,13 @@ function paramScopes(policies: readonly KubernetesObject[], crds: readonly Kuber
   return scopes;
 }
 
-function builtinServes(group: string, version: string, kind: string): boolean {
-  return Object.entries(apiSchemas().resources).some(([resource, definition]) => resource.startsWith(`${group}/${version}/`) && definition.endsWith(`.${kind}`));
-}
-
-const SCHEMAS_SET = Symbol.for('shaper-gen.cel-engine.api-schemas');
-const registry = globalThis as typeof globalThis & { [SCHEMAS_SET]?: boolean };
-
 export function defaultNamespaces(namespace: string | undefined): object[] {
   return namespace ? [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { 'kubernetes.io/metadata.name': namespace } } }] : [];
 }
 
 /** Runs the request through the API server's policy plugins over the given objects. */
 export async function admitChain(input: ChainInput): Promise<AdmitAnswer> {
-  if (!registry[SCHEMAS_SET]) {
-    setApiSchemas(apiSchemas());
-    registry[SCHEMAS_SET] = true;
-  }
+  ensureBuiltinSchemas();
   const classes = input.policies.filter(isPolicyClass);
   const sources = input.policies.filter((source) => !isPolicyClass(source));
   const objects = sourceObjects(classes.length > 0 ? [...sources, await decoratedPolicyYaml(classes)] : sources);

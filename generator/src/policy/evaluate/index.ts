@@ -9,8 +9,7 @@ import { evaluateValidatingPolicy } from './validating.js';
 import { admitChain } from './admit.js';
 
 export { evaluateValidatingPolicy, type EvaluationInput, type PolicyRequest, type PolicyResult, type PolicyStatus } from './validating.js';
-export { evaluateMutatingPolicy, type MutationInput, type MutationResult } from './mutating.js';
-export { NotEvaluableLocally } from '../../cel/runtime-library.js';
+export { evaluateMutatingPolicy, SchemaNotDeclared, type MutationInput, type MutationResult } from './mutating.js';
 export { AuthorizerNotDeclared } from './runner.js';
 export { admitChain, sourceObjects, type ChainInput, type PolicySource } from './admit.js';
 export type { AuthorizerRule } from '../../cel/engine/index.js';

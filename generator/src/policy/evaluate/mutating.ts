@@ -12,28 +12,20 @@
  */
 import { PATCH_FIELD, type ResolvedMutatingPolicy } from 'shaper-gen/internal/generator';
 import { RUNTIME_BUDGET } from '../../cel/engine/index.js';
-import { NotEvaluableLocally } from '../../cel/runtime-library.js';
-import { ApplyConfigurationError, applyConfiguration, METADATA_ONLY_SCHEMA, objectSchema, type MergeSchema } from './apply-configuration.js';
 import { mismatch } from './match.js';
+import { builtinServes, crdFor, ensureBuiltinSchemas } from './merge-schemas.js';
 import { defaultNamespaceObject, expressionRunner, matchConditions, type Runner } from './runner.js';
 import type { EvaluationInput } from './request.js';
 import type { PolicyStatus } from './validating.js';
 
-/** Built-in kinds whose topology the merge knows beyond metadata, by `group/version/Kind`. */
-const BUILTIN_SCHEMAS: Readonly<Record<string, MergeSchema>> = {
-  '/v1/ConfigMap': objectSchema({
-    type: 'object',
-    properties: { data: { type: 'object', additionalProperties: { type: 'string' } }, binaryData: { type: 'object', additionalProperties: { type: 'string' } }, immutable: { type: 'boolean' } },
-  }),
-};
-
-function builtinKind(kind: { readonly group: string; readonly version: string; readonly kind: string }): string {
-  return `${kind.group}/${kind.version}/${kind.kind}`;
+/** A custom resource's ApplyConfiguration met without its schema: the test has to pass it. */
+export class SchemaNotDeclared extends Error {
+  override name = 'SchemaNotDeclared';
 }
 
 export interface MutationInput extends EvaluationInput {
-  /** The resource's structural schema (a CRD's openAPIV3Schema): what an ApplyConfiguration merges by. Without it only metadata can be merged. */
-  readonly schema?: MergeSchema;
+  /** A custom resource's structural schema (its CRD's openAPIV3Schema), which an ApplyConfiguration on it is merged by; built-in kinds' are shipped. */
+  readonly schema?: unknown;
 }
 
 export interface MutationResult {
@@ -53,7 +45,7 @@ export function evaluateMutatingPolicy(policy: ResolvedMutatingPolicy, input: Mu
   const notMatched = (why: string): MutationResult => ({ matched: false, why, allowed: true, object: original });
   const why = mismatch(policy, request, namespaceObject);
   if (why) return notMatched(why);
-  const runner = expressionRunner(policy, input, namespaceObject);
+  const runner = expressionRunner(policy, { ...input, crds: mergeCrds(policy, input) }, namespaceObject);
   const binding = input.bindingName ?? policy.name;
   const refused = (messages: readonly string[]): MutationResult => {
     const texts = messages.map((message) => `policy '${policy.name}' with binding '${binding}' denied request: ${message}`);
@@ -62,13 +54,12 @@ export function evaluateMutatingPolicy(policy: ResolvedMutatingPolicy, input: Mu
   const conditions = matchConditions(policy, runner);
   if ('unmatched' in conditions) return notMatched(conditions.unmatched);
   if (conditions.error !== undefined) return policy.failurePolicy === 'Fail' ? refused([conditions.error]) : notMatched('a matchCondition failed and failurePolicy is Ignore');
-  const schema = input.schema ? objectSchema(input.schema) : (BUILTIN_SCHEMAS[builtinKind(request.kind)] ?? METADATA_ONLY_SCHEMA);
   // A mutation that fails leaves the object as it was and the next one runs (dispatcher.go); under Fail the request is then refused, first error first.
   const errors: string[] = [];
   let object = original;
   for (const mutation of policy.mutations) {
     if (object === null || object === undefined) continue;
-    const result = mutated(policy, runner, mutation, object, schema);
+    const result = mutated(runner, mutation, object);
     if ('error' in result) errors.push(result.error);
     else object = result.object;
   }
@@ -76,28 +67,23 @@ export function evaluateMutatingPolicy(policy: ResolvedMutatingPolicy, input: Mu
   return { matched: true, allowed: true, object };
 }
 
-/** One mutation on the object the ones before it produced (patcher.Patch with the budget each mutation gets). */
-function mutated(
-  policy: ResolvedMutatingPolicy,
-  runner: Runner,
-  mutation: ResolvedMutatingPolicy['mutations'][number],
-  object: unknown,
-  schema: MergeSchema,
-): { readonly object: unknown } | { readonly error: string } {
+/**
+ * The CRD an ApplyConfiguration on the request's custom resource is merged by (from the test's `schema`);
+ * built-in kinds are merged by the shipped schemas, which the engine is given once.
+ */
+function mergeCrds(policy: ResolvedMutatingPolicy, { request, schema }: MutationInput): object[] {
+  if (!policy.mutations.some((mutation) => mutation.patchType === 'ApplyConfiguration')) return [];
+  ensureBuiltinSchemas();
+  const { kind, resource } = request;
+  if (schema !== undefined) return [crdFor(kind, resource.resource, request.namespace !== undefined && request.namespace !== '', schema)];
+  if (builtinServes(kind.group, kind.version, kind.kind)) return [];
+  throw new SchemaNotDeclared(
+    `policy ${policy.name} merges an ApplyConfiguration into ${kind.kind}.${kind.group}/${kind.version}, a custom resource, by its schema: pass the CRD's openAPIV3Schema to runPolicy as \`schema\``,
+  );
+}
+
+/** One mutation on the object the ones before it produced, by the API server's patchers (JSON Patch, or ApplyConfiguration merged by the kind's schema). */
+function mutated(runner: Runner, mutation: ResolvedMutatingPolicy['mutations'][number], object: unknown): { readonly object: unknown } | { readonly error: string } {
   const kind = mutation.patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration';
-  const result = runner.mutate(kind, mutation[PATCH_FIELD[mutation.patchType]]!.expression, object, RUNTIME_BUDGET);
-  if ('error' in result || kind === 'jsonPatch') return result;
-  const live = object as { apiVersion?: string; kind?: string };
-  const patch = { ...(result.object as Record<string, unknown>), apiVersion: live.apiVersion, kind: live.kind };
-  const beyondMetadata = Object.keys(patch).filter((key) => !Object.hasOwn(schema.properties ?? {}, key));
-  if (schema === METADATA_ONLY_SCHEMA && beyondMetadata.length > 0)
-    throw new NotEvaluableLocally(
-      `policy ${policy.name} sets ${beyondMetadata.join(', ')}, which is merged by the resource's schema: pass it (the CRD's openAPIV3Schema) as \`schema\` to evaluate it locally`,
-    );
-  try {
-    return { object: applyConfiguration(object, patch, schema) };
-  } catch (error) {
-    if (error instanceof ApplyConfigurationError) return { error: `error applying patch: ${error.message}` };
-    throw error;
-  }
+  return runner.mutate(kind, mutation[PATCH_FIELD[mutation.patchType]]!.expression, object, RUNTIME_BUDGET);
 }

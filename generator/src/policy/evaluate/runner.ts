@@ -35,7 +35,7 @@ export interface Evaluation {
 export interface Runner {
   /** The policy's expressions of one kind, in one call of the API server's evaluator, within the budget left. */
   readonly evaluate: (kind: Exclude<ExpressionKind, 'applyConfiguration' | 'jsonPatch'>, expressions: readonly (string | null)[], budget: bigint) => Evaluation;
-  /** A mutation on the object the ones before it produced: the patched object (JSONPatch) or the configuration to merge (ApplyConfiguration), or the error. */
+  /** A mutation on the object the ones before it produced: the object the API server's patcher makes of it, or the error. */
   readonly mutate: (kind: 'applyConfiguration' | 'jsonPatch', expression: string, object: unknown, budget: bigint) => { readonly object: unknown } | { readonly error: string };
 }
 
@@ -57,7 +57,7 @@ export function answered<T extends Pick<EvaluateAnswer, 'unansweredAuthorizerChe
 }
 
 /** Evaluates the policy's expressions on the request with the API server's evaluator. */
-export function expressionRunner(policy: ResolvedPolicy, input: EvaluationInput, namespaceObject: unknown): Runner {
+export function expressionRunner(policy: ResolvedPolicy, input: EvaluationInput & { readonly crds?: readonly object[] }, namespaceObject: unknown): Runner {
   const shape: PolicyShape = { hasParams: policy.paramKind !== undefined, variables: policy.variables.map(({ name, expression }) => ({ name, expression })) };
   const admission = (object: unknown) => ({
     request: input.request,
@@ -66,6 +66,7 @@ export function expressionRunner(policy: ResolvedPolicy, input: EvaluationInput,
     params: input.params ?? null,
     namespaceObject: namespaceObject ?? null,
     ...(input.authorizer && { authorizer: input.authorizer }),
+    ...(input.crds && input.crds.length > 0 && { crds: input.crds }),
   });
   return {
     evaluate(kind, expressions, budget) {

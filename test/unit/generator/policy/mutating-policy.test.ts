@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rewriteMessageConstruction } from '../../../../generator/src/cel/message-construction.js';
-import { NotEvaluableLocally } from '../../../../generator/src/cel/runtime-library.js';
-import { evaluateMutatingPolicy } from '../../../../generator/src/policy/evaluate/mutating.js';
+import { evaluateMutatingPolicy, SchemaNotDeclared } from '../../../../generator/src/policy/evaluate/mutating.js';
 import { checkPolicyExpressions } from '../../../../generator/src/policy/expressions.js';
 import { resolveMutatingPolicyOptions } from '../../../../runtime/policy/options/policy-resolve.js';
 import type { Mutation } from '../../../../runtime/policy/options/mutating-policy-types.js';
@@ -180,12 +179,12 @@ describe('evaluateMutatingPolicy', () => {
   });
 });
 
-describe('what local evaluation does not guess', () => {
-  const request = (object: object) => ({
+describe("an ApplyConfiguration merged by the API server's patcher", () => {
+  const request = (object: object, kind = { group: 'example.com', version: 'v1', kind: 'Widget' }, resource = 'widgets') => ({
     request: {
       operation: 'CREATE',
-      kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
-      resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
+      kind,
+      resource: { group: kind.group, version: kind.version, resource },
       name: 'w',
       namespace: 'ns',
       object,
@@ -193,19 +192,40 @@ describe('what local evaluation does not guess', () => {
   });
   const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec: {} };
 
-  it("an ApplyConfiguration beyond metadata without the resource's schema, or into a field the schema leaves open", () => {
+  it("asks for a custom resource's schema rather than guess its merge", () => {
     expect(() => evaluateMutatingPolicy(policyOf([apply('Object{spec: Object.spec{replicas: 1}}')]), request(widget))).toThrow(
-      new NotEvaluableLocally("policy widget-defaults.example.com sets spec, which is merged by the resource's schema: pass it (the CRD's openAPIV3Schema) as `schema` to evaluate it locally"),
+      new SchemaNotDeclared(
+        "policy widget-defaults.example.com merges an ApplyConfiguration into Widget.example.com/v1, a custom resource, by its schema: pass the CRD's openAPIV3Schema to runPolicy as `schema`",
+      ),
     );
-    const open = { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } };
-    expect(() => evaluateMutatingPolicy(policyOf([apply('Object{spec: Object.spec{replicas: 1}}')]), { ...request(widget), schema: open })).toThrow(NotEvaluableLocally);
   });
 
-  it('metadata merged without a schema', () => {
-    const result = evaluateMutatingPolicy(
-      policyOf([apply("Object{metadata: Object.metadata{labels: {'a': 'b'}, finalizers: ['x']}}")]),
-      request({ ...widget, metadata: { ...widget.metadata, finalizers: ['y'] } }),
-    );
-    expect(result).toEqual({ matched: true, allowed: true, object: { ...widget, metadata: { name: 'w', namespace: 'ns', labels: { a: 'b' }, finalizers: ['y', 'x'] } } });
+  it("merges a built-in kind by its shipped schema: a sidecar into a Pod's containers (a map list keyed by name), labels into metadata", () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'w', namespace: 'ns', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'app', image: 'nginx' }] },
+    };
+    const sidecar = apply("Object{metadata: Object.metadata{labels: {'mesh': 'on'}}, spec: Object.spec{containers: [Object.spec.containers{name: 'proxy', image: 'proxy:1'}]}}");
+    expect(
+      evaluateMutatingPolicy(
+        policyOf([sidecar], { rules: [{ groups: [''], versions: ['v1'], resources: ['pods'], operations: ['CREATE'] }] }),
+        request(pod, { group: '', version: 'v1', kind: 'Pod' }, 'pods'),
+      ),
+    ).toEqual({
+      matched: true,
+      allowed: true,
+      object: {
+        ...pod,
+        metadata: { name: 'w', namespace: 'ns', labels: { app: 'web', mesh: 'on' } },
+        spec: {
+          containers: [
+            { name: 'app', image: 'nginx' },
+            { name: 'proxy', image: 'proxy:1' },
+          ],
+        },
+      },
+    });
   });
 });
