@@ -47,7 +47,9 @@ function runEngine(specDir: string, version: string): Outcome[] {
   const out = path.join(os.tmpdir(), `cel-engine-conformance-${process.pid}-${version || 'default'}.json`);
   const goroot = execFileSync('go', ['env', 'GOROOT'], { encoding: 'utf8' }).trim();
   // The flags the engine's own wasm build uses (module copies without etcd storage, -checklinkname=0).
-  const goFlags = execFileSync('bash', [path.join(repoRoot, 'scripts/build-cel-engine.sh'), '--go-flags'], { encoding: 'utf8' }).trim().split('\n');
+  const goFlags = execFileSync('bash', [path.join(repoRoot, 'scripts/build-cel-engine.sh'), '--go-flags'], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
   const run = spawnSync('go', ['test', ...goFlags, '-vet=off', '-exec', path.join(goroot, 'lib/wasm/go_js_wasm_exec'), '-run', '^TestConformance$', '-count=1', '.'], {
     cwd: engineDir,
     encoding: 'utf8',

@@ -91,7 +91,17 @@ export async function generateManifests(config: GeneratorConfig, options: Genera
 
   const { loadTemplates } = await import('../chart/render.js');
   const templates = await loadTemplates();
-  const counts = { webhooks, policies, conversions, crds: crdScan.crds, typesModules: 0, warnings: [...crdScan.warnings, ...policies.flatMap((found) => found.warnings)], scannedFiles: sources.length, candidateFiles, inputs };
+  const counts = {
+    webhooks,
+    policies,
+    conversions,
+    crds: crdScan.crds,
+    typesModules: 0,
+    warnings: [...crdScan.warnings, ...policies.flatMap((found) => found.warnings)],
+    scannedFiles: sources.length,
+    candidateFiles,
+    inputs,
+  };
   if (options.static) {
     const { staticAdmissionFiles } = await import('../static/files.js');
     const configFile = config.configFile ?? path.join(config.root, 'shaper.yaml');
