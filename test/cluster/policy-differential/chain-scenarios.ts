@@ -535,4 +535,96 @@ spec:
   ),
 };
 
-export const CHAIN_SCENARIOS: readonly ChainScenario[] = [paramsNotFound, paramSelection, namespaceSelectors, reinvocation, builtinApply, crdApply];
+const GAUGE_CRD: Obj = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gauges.chain-test.shaper-gen.io' },
+  spec: {
+    group: 'chain-test.shaper-gen.io',
+    names: { kind: 'Gauge', plural: 'gauges', singular: 'gauge', listKind: 'GaugeList' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { level: { type: 'integer', maximum: 5 } },
+                'x-kubernetes-validations': [{ rule: '!has(self.level) || self.level != 4', message: 'level 4 is reserved', reason: 'FieldValueForbidden', fieldPath: '.level' }],
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+const GAUGES = { group: 'chain-test.shaper-gen.io', version: 'v1', resource: 'gauges' };
+
+/** An object a mutation makes invalid is refused by the CRD's schema and rules (the registry's 422) before any validating policy. */
+const postMutationValidation: ChainScenario = {
+  name: 'post-mutation-validation',
+  crds: [GAUGE_CRD],
+  yaml: `
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: chain-gauge-double
+spec:
+  reinvocationPolicy: Never
+  matchConstraints:${rules('gauges', 'chain-test.shaper-gen.io')}
+  mutations:
+    - patchType: JSONPatch
+      jsonPatch:
+        expression: "[JSONPatch{op: 'replace', path: '/spec/level', value: object.spec.level * 2}]"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: chain-gauge-double-binding
+spec:
+  policyName: chain-gauge-double
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: chain-gauge-names
+spec:
+  matchConstraints:${rules('gauges', 'chain-test.shaper-gen.io')}
+  validations:
+    - expression: "!object.metadata.name.startsWith('deny-')"
+      message: deny- names are refused
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: chain-gauge-names-binding
+spec:
+  policyName: chain-gauge-names
+  validationActions: [Deny]
+`,
+  params: [],
+  requests: NAMESPACES.flatMap((namespace) =>
+    (
+      [
+        ['valid', 1],
+        ['over-maximum', 3],
+        ['reserved', 2],
+        ['deny-valid', 0],
+        ['deny-over-maximum', 5],
+      ] as const
+    ).map(([name, level]) => ({
+      id: `gauge-${namespace}-${name}`,
+      resource: GAUGES,
+      object: { apiVersion: 'chain-test.shaper-gen.io/v1', kind: 'Gauge', metadata: { name, namespace }, spec: { level } },
+    })),
+  ),
+};
+
+export const CHAIN_SCENARIOS: readonly ChainScenario[] = [paramsNotFound, paramSelection, namespaceSelectors, reinvocation, builtinApply, crdApply, postMutationValidation];
