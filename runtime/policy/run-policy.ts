@@ -11,6 +11,7 @@ import type { KubernetesObject } from '../webhook/contract.js';
 import type { ValidationAction } from './options/policy-types.js';
 import { mutatingPolicyOf, validatingPolicyOf } from './decorator.js';
 import { admissionRequest, type RequestInput } from '../testing/admission-request.js';
+import { projectSchemaOf } from '../testing/custom-resource.js';
 import type { AuthorizerAnswer, PolicyEvaluator, PolicyRefusal } from './evaluator-contract.js';
 
 export type { AuthorizerAnswer } from './evaluator-contract.js';
@@ -24,7 +25,8 @@ export interface PolicyInput<T extends object = KubernetesObject> extends Reques
   validationActions?: ValidationAction[];
   /**
    * Mutating policies on a custom resource: its structural schema (its CRD's `openAPIV3Schema`), which an
-   * ApplyConfiguration is merged by, as the API server merges it. Built-in kinds' schemas are shipped.
+   * ApplyConfiguration is merged by, as the API server merges it; default: the project's CRD of the kind.
+   * Built-in kinds' schemas are shipped.
    */
   schema?: object;
   /**
@@ -82,7 +84,9 @@ export async function runPolicy<T extends object>(policyClass: abstract new (...
   if (mutating) {
     const request = admissionRequest(requestInput, mutating);
     const { evaluateMutatingPolicy } = await loadEvaluator();
-    const result = evaluateMutatingPolicy(mutating, { request, params, namespaceObject, schema, authorizer });
+    const merges = mutating.mutations.some((mutation) => mutation.patchType === 'ApplyConfiguration');
+    const mergeSchema = schema ?? (merges ? await projectSchemaOf(request.kind, request.resource.resource) : undefined);
+    const result = evaluateMutatingPolicy(mutating, { request, params, namespaceObject, schema: mergeSchema, authorizer });
     return { ...decided(result), warnings: [], auditAnnotations: {}, object: result.object };
   }
   const policy = validatingPolicyOf(policyClass);

@@ -91,4 +91,6 @@ export interface CustomResourceValidator {
     oldObject?: object;
     root?: string;
   }) => Promise<AdmittedObjects | undefined>;
+  /** The openAPIV3Schema of the kind at that version in the project's CRDs (TypeScript kinds, shaper.yaml's `crds`); undefined when it declares none. */
+  projectSchema: (input: { group: string; kind: string; version: string; root?: string }) => Promise<object | undefined>;
 }

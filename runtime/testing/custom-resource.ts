@@ -64,3 +64,9 @@ export async function admittedRequest(request: AdmissionRequest, crds: readonly 
   if (!admitted) return request;
   return { ...request, object: admitted.object ?? request.object, oldObject: admitted.oldObject ?? request.oldObject };
 }
+
+/** The project's schema of a custom resource kind (what an ApplyConfiguration on it is merged by); undefined for a built-in kind or one it does not declare. */
+export async function projectSchemaOf(kind: { group: string; version: string; kind: string }, resource: string): Promise<object | undefined> {
+  if (!kind.group || builtinKind(kind.group, resource) !== undefined) return undefined;
+  return (await loadValidator()).projectSchema(kind);
+}

@@ -162,5 +162,11 @@ const admittedObjects: CustomResourceValidator['admittedObjects'] = async (input
   return answer.admitted;
 };
 
+const projectSchema: CustomResourceValidator['projectSchema'] = async ({ group, kind, version, root }) => {
+  const crd = (await projectCrds(path.resolve(root ?? process.cwd()))).find(sameKind(group, kind));
+  const versions = (crd?.spec as { versions?: readonly { name: string; schema?: { openAPIV3Schema?: object } }[] } | undefined)?.versions;
+  return versions?.find((candidate) => candidate.name === version)?.schema?.openAPIV3Schema;
+};
+
 /** What shaper-gen/testing loads: checked against the runtime's contract. */
-export const customResources = { validateCustomResource, admittedObjects } satisfies CustomResourceValidator;
+export const customResources = { validateCustomResource, admittedObjects, projectSchema } satisfies CustomResourceValidator;

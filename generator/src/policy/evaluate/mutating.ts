@@ -78,7 +78,7 @@ function mergeCrds(policy: ResolvedMutatingPolicy, { request, schema }: Mutation
   if (schema !== undefined) return [crdFor(kind, resource.resource, request.namespace !== undefined && request.namespace !== '', schema)];
   if (builtinServes(kind.group, kind.version, kind.kind)) return [];
   throw new SchemaNotDeclared(
-    `policy ${policy.name} merges an ApplyConfiguration into ${kind.kind}.${kind.group}/${kind.version}, a custom resource, by its schema: pass the CRD's openAPIV3Schema to runPolicy as \`schema\``,
+    `policy ${policy.name} merges an ApplyConfiguration into ${kind.kind}.${kind.group}/${kind.version}, a custom resource the project does not declare, by its schema: pass the CRD's openAPIV3Schema to runPolicy as \`schema\``,
   );
 }
 

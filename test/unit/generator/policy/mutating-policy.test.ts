@@ -195,7 +195,7 @@ describe("an ApplyConfiguration merged by the API server's patcher", () => {
   it("asks for a custom resource's schema rather than guess its merge", () => {
     expect(() => evaluateMutatingPolicy(policyOf([apply('Object{spec: Object.spec{replicas: 1}}')]), request(widget))).toThrow(
       new SchemaNotDeclared(
-        "policy widget-defaults.example.com merges an ApplyConfiguration into Widget.example.com/v1, a custom resource, by its schema: pass the CRD's openAPIV3Schema to runPolicy as `schema`",
+        "policy widget-defaults.example.com merges an ApplyConfiguration into Widget.example.com/v1, a custom resource the project does not declare, by its schema: pass the CRD's openAPIV3Schema to runPolicy as `schema`",
       ),
     );
   });
