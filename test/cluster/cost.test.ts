@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crdRuleCosts, evaluate, validateCrd } from '../../generator/src/cel/engine/index.js';
 import { scanCustomResources } from '../../generator/src/crd/generate.js';
-import { crdObject } from '../../generator/src/crd/rule-cost.js';
+import { customResourceDefinition } from '../../generator/src/crd/crd-object.js';
 import type { Crd } from '../../generator/src/crd/types.js';
 import { formatDiagnostic } from '../../generator/src/diagnostics.js';
 import { evaluateValidatingPolicy } from '../../generator/src/policy/evaluate/validating.js';
@@ -155,7 +155,7 @@ async function compareCrds(): Promise<void> {
   for (const c of cases) {
     const crd = crdOf.get(crdNameOf(c));
     if (!crd) throw new Error(`${c.id}: no CRD ${crdNameOf(c)} for kind ${kindOf(c)}`);
-    const object = crdObject(crd);
+    const object = customResourceDefinition(crd);
     const answer = await dryRunCreate('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', object);
     if (answer.status !== 201 && answer.status !== 422) throw new Error(`${c.id}: unexpected ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
     const causes: { field: string; message: string }[] = answer.status === 201 ? [] : (answer.body.details?.causes ?? []);

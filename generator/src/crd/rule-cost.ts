@@ -9,32 +9,12 @@
  */
 import { validateCrd, type CrdProblem } from '../cel/engine/index.js';
 import { ruleOrigin } from './rule-origins.js';
+import { customResourceDefinition } from './crd-object.js';
 import type { Crd, Schema, ValidationRule } from './types.js';
 
 const RULE_COST = ['estimated rule cost exceeds budget', 'estimated messageExpression cost exceeds budget'];
 const CONTRIBUTED = 'contributed to estimated rule cost total';
 const TOTAL = 'x-kubernetes-validations estimated rule cost total';
-
-/** The CRD as the chart's template writes it, as far as validation reads it. */
-export function crdObject(crd: Crd): object {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: crd.name },
-    spec: {
-      group: crd.group,
-      names: crd.names,
-      scope: crd.scope,
-      versions: crd.versions.map((version) => ({
-        name: version.name,
-        served: version.served,
-        storage: version.storage,
-        ...(version.status && { subresources: { status: {} } }),
-        schema: { openAPIV3Schema: version.schema },
-      })),
-    },
-  };
-}
 
 function hasRules(schema: Schema | undefined): boolean {
   if (!schema) return false;
@@ -63,7 +43,7 @@ function ruleAt(crd: Crd, field: string): ValidationRule | undefined {
 export function checkRuleCosts(crds: readonly Crd[]): void {
   for (const crd of crds) {
     if (!crd.versions.some((version) => hasRules(version.schema))) continue;
-    const problems = validateCrd(crdObject(crd)).problems ?? [];
+    const problems = validateCrd(customResourceDefinition(crd)).problems ?? [];
     const total = problems.find((problem) => problem.detail.startsWith(TOTAL));
     const report = (problem: CrdProblem, message: string) => {
       const rule = ruleAt(crd, problem.field);

@@ -440,45 +440,36 @@ spec:
   ]),
 };
 
-const WIDGET_CRD: Obj = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.chain-test.shaper-gen.io' },
-  spec: {
-    group: 'chain-test.shaper-gen.io',
-    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: {
-                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
-                  ports: {
-                    type: 'array',
-                    'x-kubernetes-list-type': 'map',
-                    'x-kubernetes-list-map-keys': ['name'],
-                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
-                  },
-                  args: { type: 'array', items: { type: 'string' } },
-                  settings: { type: 'object', additionalProperties: { type: 'string' } },
-                  owner: { type: 'object', properties: { team: { type: 'string' } }, 'x-kubernetes-map-type': 'atomic' },
-                },
-              },
-            },
-          },
-        },
-      },
-    ],
+/** A namespaced CRD of the test group with one version, v1, whose `spec` has the given schema. */
+function chainCrd(kind: string, plural: string, spec: object): Obj {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.chain-test.shaper-gen.io` },
+    spec: {
+      group: 'chain-test.shaper-gen.io',
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } } }],
+    },
+  };
+}
+
+const WIDGET_CRD = chainCrd('Widget', 'widgets', {
+  type: 'object',
+  properties: {
+    tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+    ports: {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+    },
+    args: { type: 'array', items: { type: 'string' } },
+    settings: { type: 'object', additionalProperties: { type: 'string' } },
+    owner: { type: 'object', properties: { team: { type: 'string' } }, 'x-kubernetes-map-type': 'atomic' },
   },
-};
+});
 
 const WIDGETS = { group: 'chain-test.shaper-gen.io', version: 'v1', resource: 'widgets' };
 
@@ -535,35 +526,11 @@ spec:
   ),
 };
 
-const GAUGE_CRD: Obj = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gauges.chain-test.shaper-gen.io' },
-  spec: {
-    group: 'chain-test.shaper-gen.io',
-    names: { kind: 'Gauge', plural: 'gauges', singular: 'gauge', listKind: 'GaugeList' },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { level: { type: 'integer', maximum: 5 } },
-                'x-kubernetes-validations': [{ rule: '!has(self.level) || self.level != 4', message: 'level 4 is reserved', reason: 'FieldValueForbidden', fieldPath: '.level' }],
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const GAUGE_CRD = chainCrd('Gauge', 'gauges', {
+  type: 'object',
+  properties: { level: { type: 'integer', maximum: 5 } },
+  'x-kubernetes-validations': [{ rule: '!has(self.level) || self.level != 4', message: 'level 4 is reserved', reason: 'FieldValueForbidden', fieldPath: '.level' }],
+});
 
 const GAUGES = { group: 'chain-test.shaper-gen.io', version: 'v1', resource: 'gauges' };
 
