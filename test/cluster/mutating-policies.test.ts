@@ -31,6 +31,7 @@ import {
   startPolicyCluster,
   storeObjects,
   type PolicyCluster,
+  type PolicyOutcome,
 } from './policy-differential/cluster.js';
 import type { Obj, PolicyCase } from './policy-differential/cases.js';
 import { mutatingCases } from './policy-differential/mutating-cases.js';
@@ -42,12 +43,7 @@ const POLICY_CLASSES = [AssignmentProfileLabelPolicy, ...MUTATING_FIXTURES];
 /** What the API server sets on every object it stores (or would): not the policies' doing. */
 const SERVER_FIELDS = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'];
 
-interface Outcome {
-  allowed: boolean;
-  code: number;
-  reason?: string;
-  message?: string;
-  causes?: { message: string }[];
+interface Outcome extends PolicyOutcome {
   object?: unknown;
 }
 

@@ -30,6 +30,7 @@ import {
   startPolicyCluster,
   storeObjects,
   type PolicyCluster,
+  type PolicyOutcome,
 } from './policy-differential/cluster.js';
 import { policyCases, PROFILES_NAMESPACE, WORKLOADS_NAMESPACE, type Obj, type PolicyCase } from './policy-differential/cases.js';
 import { EXPRESSION_CASES, type ExpressionCase } from './policy-differential/expressions.js';
@@ -41,12 +42,7 @@ import { resolveValidatingPolicyOptions } from '../../runtime/policy/options/pol
 const log = (line: string) => process.stderr.write(`policies: ${line}\n`);
 const POLICY_CLASSES = [ProfileTierPolicy, ProfileDescriptionPolicy, TierLabelPolicy, ...FIXTURES];
 
-interface Outcome {
-  allowed: boolean;
-  code: number;
-  reason?: string;
-  message?: string;
-  causes?: { message: string }[];
+interface Outcome extends PolicyOutcome {
   warnings: string[];
 }
 

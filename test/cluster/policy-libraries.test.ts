@@ -20,7 +20,7 @@ import { evaluateValidatingPolicy } from '../../generator/src/policy/evaluate/va
 import { clientWarnings } from '../../generator/src/cel/engine/index.js';
 import { waitFor } from '../../support/kindenv/processes.js';
 import { collectionPath, type ApiClient } from './policy-differential/api-client.js';
-import { ADMIN, createNamespaces, ok, serverCompiles, startPolicyCluster, type PolicyCluster } from './policy-differential/cluster.js';
+import { ADMIN, createNamespaces, ok, serverCompiles, startPolicyCluster, type PolicyCluster, type PolicyOutcome } from './policy-differential/cluster.js';
 import { AUTHZ_RBAC, AUTHZ_RULES, compileCases, LIBRARY_NAMESPACES, libraryCases, libraryPolicyObjects, resolvedLibraryPolicies } from './policy-differential/library-cases.js';
 import type { PolicyCase } from './policy-differential/cases.js';
 import { expressionPolicy, policyObject } from './policy-differential/expression-policy.js';
@@ -30,12 +30,7 @@ import { resolveValidatingPolicyOptions } from '../../runtime/policy/options/pol
 
 const log = (line: string) => process.stderr.write(`policy-libraries: ${line}\n`);
 
-interface Outcome {
-  allowed: boolean;
-  code: number;
-  reason?: string;
-  message?: string;
-  causes?: { message: string }[];
+interface Outcome extends PolicyOutcome {
   warnings: string[];
   /** The policies' audit annotations (`<policy>/<key>`, validation_failure), from the API server's audit log. */
   auditAnnotations?: Record<string, string>;

@@ -18,6 +18,15 @@ import { helmTemplate, type K8sObject } from '../../support/helm.js';
 import { apiClient, collectionPath, type ApiAnswer, type ApiClient } from './api-client.js';
 import type { Obj, PolicyCase } from './cases.js';
 
+/** A request's outcome as the differentials compare it, from the API server or from local evaluation. */
+export interface PolicyOutcome {
+  allowed: boolean;
+  code: number;
+  reason?: string;
+  message?: string;
+  causes?: { message: string }[];
+}
+
 /** The user every case is sent as, locally and to the API server. */
 export const ADMIN = { username: 'kindenv-admin', groups: ['system:masters', 'system:authenticated'] };
 
