@@ -25,6 +25,8 @@ fi
 # those three files (in the cache, never committed), through a go.mod that replaces the two.
 modules="$SHAPER_CACHE/cel-engine/modules-$( (cat "$src"/go.mod "$src"/go.sum "${BASH_SOURCE[0]}"; go version) | sha256sum | cut -c1-16)"
 if [ ! -f "$modules/complete" ]; then
+  # `go list -m` names a module's directory only once it is downloaded (a fresh machine has none).
+  (cd "$src" && go mod download k8s.io/apiserver k8s.io/apiextensions-apiserver)
   apiserver="$(cd "$src" && go list -m -f '{{.Dir}}' k8s.io/apiserver)"
   extensions="$(cd "$src" && go list -m -f '{{.Dir}}' k8s.io/apiextensions-apiserver)"
   rm -rf "$modules" && mkdir -p "$modules"
