@@ -28,6 +28,13 @@ COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund \
  && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' -o -name '*.md' -o -name '*.ts' \) -delete
 
+# The CEL engine (the API server's admission code as WebAssembly), gzipped: `serve` loads it only to enforce a
+# policy where the API server does not serve the policy's kind (the chart's policies.enforcement).
+FROM ${NODE_IMAGE} AS cel-engine
+WORKDIR /cel-engine
+COPY generator/dist/cel-engine/ ./
+RUN gzip cel-engine.wasm
+
 # The run-time base: Node's binary and the C libraries it links, and nothing else (no shell, npm, package
 # manager or docs): a distroless-style root file system taken from the Node image the build stages use.
 FROM ${NODE_IMAGE} AS node-runtime
@@ -44,6 +51,7 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=cel-engine /cel-engine ./cel-engine
 COPY package.json ./
 USER 65532:65532
 EXPOSE 9443 8081 8080

@@ -113,6 +113,32 @@ export const SERVER_CONFIG_SCHEMA = {
       },
     },
     log: { type: 'object', fields: { level: { type: 'enum', values: LOG_LEVELS } } },
+    /**
+     * ValidatingAdmissionPolicies and MutatingAdmissionPolicies this server enforces as webhooks, where the API server
+     * does not serve them (the chart decides per policy): each evaluated by the API server's own admission code, the
+     * CEL engine, loaded only when there is one.
+     */
+    policies: {
+      type: 'object',
+      fields: {
+        /** The CEL engine's build (cel-engine.wasm or cel-engine.wasm.gz, and wasm_exec.js); empty: $SHAPER_GEN_CEL_ENGINE, ./cel-engine, or @shaper-gen/generator's. */
+        engineDir: { type: 'string' },
+        /** The built-in kinds' OpenAPI schemas (the generator's kubernetes-schemas/*.json) an ApplyConfiguration is merged by; empty: beside the engine. */
+        apiSchemasFile: { type: 'string' },
+        served: {
+          type: 'list',
+          items: {
+            type: 'object',
+            fields: {
+              /** The path its webhook entry calls. */
+              path: { type: 'string', problem: servedPathProblem },
+              /** The policy and its bindings, as YAML documents (admissionregistration.k8s.io v1, or v1beta1 for a MutatingAdmissionPolicy). */
+              objects: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
   },
 } as const satisfies Schema;
 
@@ -165,6 +191,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   metrics: { bindAddress: '', port: 8080 },
   shutdown: { drainSeconds: 5, timeoutSeconds: 20 },
   log: { level: 'info' },
+  policies: { engineDir: '', apiSchemasFile: '', served: [] },
 };
 
 /** The settings a ServerConfig document sets (no defaults); throws ConfigError with `file:line:col` problems. */

@@ -33,3 +33,7 @@ export type { CreateApiFlags, CreateConversionFlags, CreateTypesFlags, DevFlags,
 export { appliedV8Flags } from '../cli/v8-flags.js';
 export type { PolicyEvaluator } from '../policy/evaluator-contract.js';
 export type { AdmittedObjects, CrdSource, CustomResourceInput, CustomResourceResult, CustomResourceValidator } from '../testing/custom-resource-contract.js';
+export { ENGINE_FILE, holdsCelEngine, loadCelEngine, type CelEngineCall } from '../cel/engine-loader.js';
+export type { AdmissionInput, AdmitAnswer, AdmitRequest, AdmitStep, AuthorizerCheck, AuthorizerRule } from '../cel/engine-contract.js';
+export { servedPolicyReads } from '../policy/served/policy-handler.js';
+export { servedPolicyPath, servedPolicyWebhookName } from '../policy/served/webhook-name.js';

@@ -83,6 +83,14 @@ async function startWithConfig(config: ServerConfig, options: ServeOptions): Pro
   const classes = await importHandlerModules(config.handlers);
   const origin = config.handlers.join(', ');
   const webhooks = registerWebhooks(classes.webhooks, origin, instances);
+  // Only a server that enforces policies the API server does not serve loads the CEL engine (some hundred MiB).
+  if (config.policies.served.length > 0) {
+    const { registerServedPolicies } = await import('../policy/served/register.js');
+    for (const entry of await registerServedPolicies(config.policies, log)) {
+      if (webhooks.has(entry.webhook.path)) throw new RegistrationError(`${entry.source} is served at ${entry.webhook.path}, where ${webhooks.get(entry.webhook.path)!.source} is`);
+      webhooks.set(entry.webhook.path, entry);
+    }
+  }
   const conversions = registerConversions(classes.conversions, origin);
   // Only --dev needs certificate generation (and its libraries).
   const certificate = options.dev ? await (await import('../tls/dev-certificate.js')).createDevCertificate() : undefined;

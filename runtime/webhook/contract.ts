@@ -105,6 +105,11 @@ export interface AdmissionContext {
   readonly signal: AbortSignal;
   /** Adds a warning for the client (kubectl prints it; API clients see a Warning header). */
   warn(message: string): void;
+  /**
+   * Adds an annotation to the request's audit event: the API server records it as `<webhook name>/<key>`
+   * (`key`: a qualified name's name part, 63 characters at most).
+   */
+  auditAnnotation(key: string, value: string): void;
 }
 
 /** Warnings to return with an allowed (or denied) response. */

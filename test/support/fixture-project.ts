@@ -66,7 +66,7 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
   else symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'node_modules/@kubernetes'), path.join(dir, 'node_modules/@kubernetes'), 'dir');
-  const generated = /(^_webhook-paths\.tpl|^_rbac-rules\.tpl|webhook-configuration\.yaml|^(validating|mutating)-admission-policies\.yaml)$/;
+  const generated = /(^_webhook-paths\.tpl|^_rbac-rules\.tpl|^_policy-enforcement\.tpl|webhook-configuration\.yaml|^(validating|mutating)-admission-policies\.yaml)$/;
   const chart = path.join(REPO_ROOT, 'charts/shaper-webhooks');
   // The sample's generated CRDs (templates/crds/) are not the fixture's either.
   const generatedCrds = path.join(chart, 'templates', 'crds');

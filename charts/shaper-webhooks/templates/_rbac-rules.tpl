@@ -3,4 +3,27 @@
 - apiGroups: ["shaper.io"]
   resources: ["profiles"]
   verbs: ["get", "list", "watch"]
+{{- if eq (include "shaper-webhooks.policyEnforcement" (dict "root" $ "name" "profile-description-policy.shaper.io" "kind" "ValidatingAdmissionPolicy")) "serve" }}
+- apiGroups: [""]
+  resources: ["namespaces"]
+  verbs: ["get", "list", "watch"]
+{{- end }}
+{{- if eq (include "shaper-webhooks.policyEnforcement" (dict "root" $ "name" "profile-tier-policy.shaper.io" "kind" "ValidatingAdmissionPolicy")) "serve" }}
+- apiGroups: [""]
+  resources: ["namespaces"]
+  verbs: ["get", "list", "watch"]
+{{- end }}
+{{- if eq (include "shaper-webhooks.policyEnforcement" (dict "root" $ "name" "tier-label-policy" "kind" "ValidatingAdmissionPolicy")) "serve" }}
+- apiGroups: [""]
+  resources: ["namespaces"]
+  verbs: ["get", "list", "watch"]
+{{- end }}
+{{- if eq (include "shaper-webhooks.policyEnforcement" (dict "root" $ "name" "assignment-profile-label-policy.shaper.io" "kind" "MutatingAdmissionPolicy")) "serve" }}
+- apiGroups: [""]
+  resources: ["namespaces"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["apiextensions.k8s.io"]
+  resources: ["customresourcedefinitions"]
+  verbs: ["get", "list", "watch"]
+{{- end }}
 {{- end }}

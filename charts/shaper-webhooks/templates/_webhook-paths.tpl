@@ -5,6 +5,18 @@
 - "/mutate-profile"
 - "/validate-assignment"
 - "/validate-profile"
+{{- if eq (include "shaper-webhooks.policyEnforcement" (dict "root" $ "name" "profile-description-policy.shaper.io" "kind" "ValidatingAdmissionPolicy")) "serve" }}
+- "/validate-policy-profile-description-policy.shaper.io"
+{{- end }}
+{{- if eq (include "shaper-webhooks.policyEnforcement" (dict "root" $ "name" "profile-tier-policy.shaper.io" "kind" "ValidatingAdmissionPolicy")) "serve" }}
+- "/validate-policy-profile-tier-policy.shaper.io"
+{{- end }}
+{{- if eq (include "shaper-webhooks.policyEnforcement" (dict "root" $ "name" "tier-label-policy" "kind" "ValidatingAdmissionPolicy")) "serve" }}
+- "/validate-policy-tier-label-policy"
+{{- end }}
+{{- if eq (include "shaper-webhooks.policyEnforcement" (dict "root" $ "name" "assignment-profile-label-policy.shaper.io" "kind" "MutatingAdmissionPolicy")) "serve" }}
+- "/mutate-policy-assignment-profile-label-policy.shaper.io"
+{{- end }}
 {{- end }}
 {{- /* The CustomResourceDefinitions whose conversion webhook the server answers: self-managed certificates write their caBundle. */ -}}
 {{- define "shaper-webhooks.conversionCrds" -}}

@@ -24,13 +24,22 @@ export const CHART_CONTRACT = {
    * webhooks declare in `rbac` or need for `cache`; when some webhook does, another template must include it.
    */
   rbacHelper: 'rbacRules',
+  /**
+   * The helper `<chart name>.<servedPoliciesHelper>` the generator writes (templates/_policy-enforcement.tpl): the
+   * ServerConfig's `policies.served`, the policies the server enforces where the API server does not; when the
+   * sources declare policies, the server's configuration must include it.
+   */
+  servedPoliciesHelper: 'servedPolicies',
 } as const;
 
 /** How every problem message below ends: where a user reads the contract. */
 export const CHART_CONTRACT_HINT = '(see "Chart contract" in the shaper-gen README)';
 
-/** Problems of the chart in `chartDir` for generated templates; `grantsRbac`: some webhook declares `rbac` or `cache`; `crds`: the sources declare kinds. */
-export function chartContractProblems(chartDir: string, chartName: string, grantsRbac: boolean, crds = false): Diagnostic[] {
+/**
+ * Problems of the chart in `chartDir` for generated templates; `grantsRbac`: some webhook declares `rbac` or `cache`
+ * (or some policy may be served, which reads namespaces); `crds`: the sources declare kinds; `policies`: policies.
+ */
+export function chartContractProblems(chartDir: string, chartName: string, grantsRbac: boolean, crds = false, policies = false): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const at = (file: string, message: string) => problems.push(diagnosticIn(file, `${message} ${CHART_CONTRACT_HINT}`));
   const valuesFile = path.join(chartDir, 'values.yaml');
@@ -62,6 +71,13 @@ export function chartContractProblems(chartDir: string, chartName: string, grant
   const rbacHelper = `${chartName}.${CHART_CONTRACT.rbacHelper}`;
   if (grantsRbac && !templates.some((t) => t.file !== '_rbac-rules.tpl' && t.text.includes(`"${rbacHelper}"`))) {
     at(path.join(chartDir, 'templates'), `webhooks declare rbac or cache, but no template includes "${rbacHelper}": the server's ServiceAccount would not get those permissions`);
+  }
+  const servedHelper = `${chartName}.${CHART_CONTRACT.servedPoliciesHelper}`;
+  if (policies && !templates.some((t) => t.file !== '_policy-enforcement.tpl' && t.text.includes(`"${servedHelper}"`))) {
+    at(
+      path.join(chartDir, 'templates', '_helpers.tpl'),
+      `the sources declare policies, but no template includes "${servedHelper}" in the server's configuration (policies.served): where the API server does not serve a policy's kind, the server would not enforce it`,
+    );
   }
   return problems;
 }

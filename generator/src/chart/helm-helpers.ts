@@ -14,6 +14,8 @@ export function helmHelpers(chartName: string) {
     webhookPaths: `${chartName}.webhookPaths`,
     conversionCrds: `${chartName}.conversionCrds`,
     rbacRules: `${chartName}.${CHART_CONTRACT.rbacHelper}`,
+    policyEnforcement: `${chartName}.policyEnforcement`,
+    servedPolicies: `${chartName}.${CHART_CONTRACT.servedPoliciesHelper}`,
     servingCertificateSuffix: CHART_CONTRACT.servingCertificateSuffix,
   };
 }

@@ -18,6 +18,7 @@ export interface Templates {
   readonly webhookConfigurations: Template;
   readonly validatingPolicies: Template;
   readonly mutatingPolicies: Template;
+  readonly policyEnforcement: Template;
   readonly webhookPaths: Template;
   readonly rbacRules: Template;
   readonly handlersIndex: Template;
@@ -31,6 +32,7 @@ const TEMPLATE_FILES: Readonly<Record<keyof Templates, string>> = {
   webhookConfigurations: 'webhook/webhook-configurations.yaml.hbs',
   validatingPolicies: 'policy/validating-admission-policies.yaml.hbs',
   mutatingPolicies: 'policy/mutating-admission-policies.yaml.hbs',
+  policyEnforcement: 'policy/policy-enforcement.tpl.hbs',
   webhookPaths: 'chart/webhook-paths.tpl.hbs',
   rbacRules: 'chart/rbac-rules.tpl.hbs',
   handlersIndex: 'handlers/handlers-index.ts.hbs',

@@ -11,7 +11,9 @@ import { chartContractProblems } from '../chart/chart-contract.js';
 import { diagnosticIn, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { GeneratorConfig } from '../config.js';
 import { pathsModel } from '../chart/paths-model.js';
-import { MUTATING_POLICIES_FILE, policiesModel, VALIDATING_POLICIES_FILE } from '../policy/model.js';
+import { MUTATING_POLICIES_FILE, POLICY_ENFORCEMENT_FILE, policiesModel, servedPoliciesModel, VALIDATING_POLICIES_FILE } from '../policy/model.js';
+import { servedPolicyRbacRules } from '../policy/served-reads.js';
+import { helmHelpers } from '../chart/helm-helpers.js';
 import { CONFIGURATION_KINDS, configurationsModel, rbacRulesModel } from '../webhook/model.js';
 import { handlersIndexModel } from './handlers-index.js';
 import type { GeneratedFile } from './output.js';
@@ -84,8 +86,9 @@ export async function generateManifests(config: GeneratorConfig, options: Genera
   const chartProblems = chartContractProblems(
     config.chartDir,
     chartName,
-    webhooks.some((w) => rbacRulesOf(w.webhook).length > 0),
+    webhooks.some((w) => rbacRulesOf(w.webhook).length > 0) || policies.length > 0,
     crdScan.crds.length > 0,
+    policies.length > 0,
   );
   if (chartProblems.length > 0) throw new ConfigError(chartProblems, 'chart');
 
@@ -122,10 +125,12 @@ function chartFiles(
   { webhooks, policies, conversions, crds }: Pick<GenerationResult, 'webhooks' | 'policies' | 'conversions' | 'crds'>,
 ): GeneratedFile[] {
   const chartTemplates = path.join(config.chartDir, 'templates');
+  const served = servedPoliciesModel(policies, chartName, config.root);
   const files: GeneratedFile[] = CONFIGURATION_KINDS.map((kind) => ({
     path: path.join(chartTemplates, kind.fileName),
-    content: templates.webhookConfigurations(configurationsModel(kind, webhooks, chartName, config.root)),
+    content: templates.webhookConfigurations(configurationsModel(kind, webhooks, chartName, config.root, served)),
   }));
+  files.push({ path: path.join(chartTemplates, POLICY_ENFORCEMENT_FILE), content: templates.policyEnforcement({ helpers: helmHelpers(chartName), policies: served }) });
   files.push({ path: path.join(chartTemplates, VALIDATING_POLICIES_FILE), content: templates.validatingPolicies(policiesModel(policies, 'validating', chartName, config.root)) });
   files.push({ path: path.join(chartTemplates, MUTATING_POLICIES_FILE), content: templates.mutatingPolicies(policiesModel(policies, 'mutating', chartName, config.root)) });
   files.push({
@@ -136,6 +141,7 @@ function chartFiles(
         chartName,
         conversions.map((c) => c.conversion.path),
         conversionCrdNames(crds, conversions),
+        served,
       ),
     ),
   });
@@ -145,6 +151,7 @@ function chartFiles(
       rbacRulesModel(
         webhooks.map((w) => w.webhook),
         chartName,
+        served.map((policy) => ({ ...policy, rules: servedPolicyRbacRules(policy.mutating, policy.paramKind ?? undefined, crds) })),
       ),
     ),
   });

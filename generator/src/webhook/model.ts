@@ -3,24 +3,41 @@ import { mergeRbacRules, rbacRulesOf, type ResolvedWebhook } from 'shaper-gen/in
 import { helmHelpers, selectorModel, sourceOf } from '../chart/helm-helpers.js';
 import { compareText } from '../compare-text.js';
 import type { DecoratedWebhook } from './scan-webhook.js';
+import type { ServedPolicyModel } from '../policy/model.js';
 
 export const CONFIGURATION_KINDS = [
   { kind: 'MutatingWebhookConfiguration', mutating: true, fileName: 'mutating-webhook-configuration.yaml' },
   { kind: 'ValidatingWebhookConfiguration', mutating: false, fileName: 'validating-webhook-configuration.yaml' },
 ] as const;
 
-export function configurationsModel(kind: (typeof CONFIGURATION_KINDS)[number], webhooks: readonly DecoratedWebhook[], chartName: string, root: string) {
+/**
+ * One object per configuration, each with its webhooks; the default configuration (no suffix) also holds the entries
+ * that stand in for policies `serve` enforces, and exists for them alone when no webhook of the kind does: then
+ * (`policiesOnly`) it is rendered only where some policy is served.
+ */
+export function configurationsModel(
+  kind: (typeof CONFIGURATION_KINDS)[number],
+  webhooks: readonly DecoratedWebhook[],
+  chartName: string,
+  root: string,
+  servedPolicies: readonly ServedPolicyModel[] = [],
+) {
   const byConfiguration = new Map<string, DecoratedWebhook[]>();
   for (const item of webhooks.filter((w) => w.webhook.mutating === kind.mutating)) {
     const key = item.webhook.configuration ?? '';
     byConfiguration.set(key, [...(byConfiguration.get(key) ?? []), item]);
   }
+  const served = servedPolicies.filter((policy) => policy.mutating === kind.mutating);
+  const policiesOnly = served.length > 0 && !byConfiguration.has('');
+  if (policiesOnly) byConfiguration.set('', []);
   const configurations = [...byConfiguration.keys()].sort(compareText).map((configuration) => ({
     nameSuffix: configuration ? `-${configuration}` : '',
     webhooks: byConfiguration
       .get(configuration)!
       .sort((a, b) => compareText(a.webhook.name, b.webhook.name))
       .map((item) => webhookModel(item, root)),
+    servedPolicies: configuration === '' ? served.map((policy) => ({ ...policy.entry, policyName: policy.name, kind: policy.kind })) : [],
+    policiesOnly: configuration === '' && policiesOnly,
   }));
   return { kind: kind.kind, helpers: helmHelpers(chartName), configurations };
 }
@@ -44,9 +61,12 @@ function webhookModel({ webhook, className, file }: DecoratedWebhook, root: stri
 }
 
 /** The chart's `_rbac-rules.tpl`: the access the webhooks declare in `rbac` or need for `cache`, merged. */
-export function rbacRulesModel(webhooks: readonly ResolvedWebhook[], chartName: string) {
+export function rbacRulesModel(webhooks: readonly ResolvedWebhook[], chartName: string, servedPolicies: readonly { name: string; kind: string; rules: readonly object[] }[] = []) {
+  const helpers = helmHelpers(chartName);
   return {
-    helperName: helmHelpers(chartName).rbacRules,
+    helpers,
+    helperName: helpers.rbacRules,
+    servedPolicies,
     rules: mergeRbacRules(webhooks.flatMap(rbacRulesOf)).map((rule) => ({ ...rule, resourceNames: rule.resourceNames ?? null })),
   };
 }

@@ -187,6 +187,7 @@ export function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
 function withWarnings(response: AdmissionResponse, ctx: RequestContext, returned: unknown): AdmissionResponse {
   const warnings = Array.isArray(returned) ? [...ctx.warnings, ...returned.map(String)] : ctx.warnings;
   if (warnings.length > 0) response.warnings = warnings;
+  if (ctx.auditAnnotations) response.auditAnnotations = ctx.auditAnnotations;
   return response;
 }
 

@@ -9,6 +9,8 @@ import type { AdmissionRequest } from './review.js';
 
 export class RequestContext implements AdmissionContext {
   readonly warnings: string[] = [];
+  /** Set on first use: most handlers add none. */
+  auditAnnotations: Record<string, string> | undefined;
   private controller: AbortController | undefined;
   private requestLog: Logger | undefined;
   private info: AdmissionRequestInfo | undefined;
@@ -21,6 +23,11 @@ export class RequestContext implements AdmissionContext {
     readonly kube: KubeClient,
     private readonly objects: ObjectSource,
   ) {}
+
+  /** The request as the API server sent it, objects included: for the server's own handlers (policies it enforces). */
+  get review(): AdmissionRequest {
+    return this.raw;
+  }
 
   // Built on first use: most handlers never touch them, and the hot path should not pay for it.
   get request(): AdmissionRequestInfo {
@@ -49,6 +56,10 @@ export class RequestContext implements AdmissionContext {
   /** `message` as unknown: String() keeps a handler in plain JavaScript from adding a non-string. */
   warn(message: unknown): void {
     this.warnings.push(String(message));
+  }
+
+  auditAnnotation(key: string, value: string): void {
+    (this.auditAnnotations ??= {})[String(key)] = String(value);
   }
 
   /** Called when the deadline passes: aborts the handler's API calls, if it made any. */

@@ -41,6 +41,7 @@ export interface AdmissionResponse {
   patch?: string;
   patchType?: 'JSONPatch';
   warnings?: string[];
+  auditAnnotations?: Record<string, string>;
 }
 
 /** The status code a response stands for: its status's, else 200 when allowed and 403 when denied. */

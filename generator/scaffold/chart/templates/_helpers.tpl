@@ -120,6 +120,11 @@ shutdown:
   timeoutSeconds: {{ $s.shutdown.timeoutSeconds }}
 log:
   level: {{ $s.log.level }}
+{{- with include "__NAME__.servedPolicies" . | trim }}
+policies:
+  served:
+    {{- . | nindent 4 }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -150,10 +155,7 @@ reviews beyond it, so the container stays inside its limit.
 {{- with .Values.nodeOptions }}{{ $options = append $options . }}{{ end -}}
 {{- $limit := dig "limits" "memory" "" .Values.resources | toString -}}
 {{- if and $limit (not (contains "max-old-space-size" .Values.nodeOptions)) -}}
-{{- $mib := 0 -}}
-{{- if hasSuffix "Gi" $limit }}{{ $mib = mul (trimSuffix "Gi" $limit | atoi) 1024 }}
-{{- else if hasSuffix "Mi" $limit }}{{ $mib = trimSuffix "Mi" $limit | atoi }}
-{{- else }}{{ fail (printf "resources.limits.memory %q: write it in Mi or Gi, so that the chart can size the heap from it" $limit) }}{{ end -}}
+{{- $mib := include "__NAME__.mebibytes" (dict "value" $limit "field" "resources.limits.memory") | int -}}
 {{- $workers := include "__NAME__.workers" . | int -}}
 {{- $primary := ternary 0 64 (eq $workers 1) -}}
 {{- $heap := div (sub (sub $mib $primary) (mul .Values.nodeMemoryReserveMiB $workers)) $workers -}}
@@ -161,4 +163,34 @@ reviews beyond it, so the container stays inside its limit.
 {{- $options = append $options (printf "--max-old-space-size=%d" $heap) -}}
 {{- end -}}
 {{- join " " $options -}}
+{{- end }}
+
+{{/*
+A memory quantity written in Mi or Gi, in MiB; anything else fails with the field's name.
+Called with (dict "value" <quantity> "field" <values key>).
+*/}}
+{{- define "__NAME__.mebibytes" -}}
+{{- $value := .value | toString -}}
+{{- if hasSuffix "Gi" $value }}{{ mul (trimSuffix "Gi" $value | atoi) 1024 }}
+{{- else if hasSuffix "Mi" $value }}{{ trimSuffix "Mi" $value | atoi }}
+{{- else }}{{ fail (printf "%s %q: write it in Mi or Gi, so that the chart can size the heap from it" .field $value) }}{{ end -}}
+{{- end }}
+
+{{/*
+The container's resources: .Values.resources, and where the server enforces some policy
+itself (policies.served), policies.engineMemoryMiB more memory per serving process for the
+CEL engine, which lives outside V8's heap: the heap stays sized from resources.limits.memory.
+*/}}
+{{- define "__NAME__.resources" -}}
+{{- $resources := deepCopy (.Values.resources | default dict) -}}
+{{- if include "__NAME__.servedPolicies" . | trim -}}
+{{- $extra := mul (int .Values.policies.engineMemoryMiB) (include "__NAME__.workers" . | int) -}}
+{{- range $kind := list "limits" "requests" -}}
+{{- $amounts := index $resources $kind | default dict -}}
+{{- with $amounts.memory -}}
+{{- $_ := set $amounts "memory" (printf "%dMi" (add (include "__NAME__.mebibytes" (dict "value" . "field" (printf "resources.%s.memory" $kind)) | int) $extra)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $resources -}}
 {{- end }}

@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { ENGINE_FILE, engineDirectory } from './locate.js';
+import { ENGINE_FILE } from 'shaper-gen/internal/generator';
+import { engineDirectory } from './locate.js';
 
 /** SHAPER_GEN_CACHE as scripts/env.sh reads it; SHAPER_GEN_NO_CEL_CACHE=1 turns the cache off. */
 function cacheDirectory(): string | undefined {

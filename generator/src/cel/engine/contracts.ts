@@ -2,6 +2,9 @@
  * The CEL engine's requests and answers, as generator/cel-engine
  * (Go) encodes them. Costs are decimal strings: they exceed 2^53.
  */
+import type { AdmissionInput, AuthorizerCheck } from 'shaper-gen/internal/generator';
+
+export type { AdmissionInput, AdmitAnswer, AdmitRequest, AdmitStep, AuthorizerCheck, AuthorizerRule } from 'shaper-gen/internal/generator';
 
 /** What decides a policy's CEL environments. */
 export interface PolicyShape {
@@ -37,43 +40,6 @@ export interface CompileAnswer {
   /** The API server's text, e.g. `compilation failed: ERROR: <input>:1:…`. */
   readonly compilationError?: string;
   readonly cost?: Cost;
-}
-
-/** One answer the test declares for the authorizer; fields left out match anything, a field given only that value (`group: ''` is the core group); the first rule that matches answers. */
-export interface AuthorizerRule {
-  readonly verb?: string;
-  readonly group?: string;
-  readonly resource?: string;
-  readonly subresource?: string;
-  readonly namespace?: string;
-  readonly name?: string;
-  readonly path?: string;
-  readonly user?: string;
-  readonly decision: 'allow' | 'deny' | 'noOpinion';
-  readonly reason?: string;
-}
-
-export interface AuthorizerCheck {
-  readonly user: string;
-  readonly verb: string;
-  readonly group: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly path: string;
-}
-
-export interface AdmissionInput {
-  /** The AdmissionRequest's fields that the API server hands to CEL (`request`). */
-  readonly request: unknown;
-  readonly object?: unknown;
-  readonly oldObject?: unknown;
-  readonly params?: unknown;
-  readonly namespaceObject?: unknown;
-  readonly authorizer?: readonly AuthorizerRule[];
-  /** The CRDs an ApplyConfiguration on a custom resource is merged by (built-in kinds: the shipped schemas, set with setApiSchemas). */
-  readonly crds?: readonly unknown[];
 }
 
 export interface EvaluateRequest {
@@ -144,43 +110,6 @@ export interface VersionAnswer {
 export const PER_CALL_LIMIT = 1_000_000n;
 export const RUNTIME_BUDGET = 10_000_000n;
 export const MATCH_CONDITIONS_BUDGET = 2_500_000n;
-
-/** A request and what the API server's policy plugins read from their caches, as `admissionregistration.k8s.io/v1` objects. */
-export interface AdmitRequest {
-  readonly input: AdmissionInput;
-  readonly mutatingPolicies?: readonly unknown[];
-  readonly mutatingBindings?: readonly unknown[];
-  readonly validatingPolicies?: readonly unknown[];
-  readonly validatingBindings?: readonly unknown[];
-  /** Objects a paramRef can select, of any kind. */
-  readonly params?: readonly unknown[];
-  /** Each paramKind's scope by `apiVersion/Kind`; a paramKind left out is one the API server does not serve. */
-  readonly paramScopes?: Readonly<Record<string, 'Namespaced' | 'Cluster'>>;
-  readonly namespaces?: readonly unknown[];
-  /** The CRDs whose schemas an ApplyConfiguration on a custom resource is merged by. */
-  readonly crds?: readonly unknown[];
-}
-
-/** One policy's invocation through one binding. */
-export interface AdmitStep {
-  readonly plugin: 'MutatingAdmissionPolicy' | 'ValidatingAdmissionPolicy';
-  readonly policy: string;
-  readonly binding: string;
-  /** 2 when the admission chain reinvoked the mutating plugin. */
-  readonly pass: number;
-}
-
-export interface AdmitAnswer {
-  readonly allowed: boolean;
-  /** The API server's status of a refusal. */
-  readonly status?: { readonly code: number; readonly reason: string; readonly message: string };
-  readonly warnings: readonly string[];
-  readonly auditAnnotations: Readonly<Record<string, string>>;
-  /** The object after the mutating plugin (as it came when nothing mutated it); null for a request without one. */
-  readonly object: unknown;
-  readonly steps: readonly AdmitStep[];
-  readonly unansweredAuthorizerChecks?: readonly AuthorizerCheck[];
-}
 
 /** The shipped built-in schemas (kubernetes-schemas/): resources to definitions, and the definitions. */
 export interface ApiSchemasRequest {

@@ -3,12 +3,9 @@
  * package's dist/cel-engine/ (what is published), or cel-engine/out/ (what
  * scripts/build-cel-engine.sh links in this repository).
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ENGINE_FILE, holdsCelEngine } from 'shaper-gen/internal/generator';
 import { packageRoot } from '../../package-root.js';
-
-export const ENGINE_FILE = 'cel-engine.wasm';
-export const GO_GLUE_FILE = 'wasm_exec.js';
 
 /** The engine's build is missing: the one-line error says how to make it. */
 export class CelEngineMissing extends Error {
@@ -18,7 +15,7 @@ export class CelEngineMissing extends Error {
 export function engineDirectory(): string {
   const override = process.env.SHAPER_GEN_CEL_ENGINE;
   const candidates = override ? [override] : [path.join(packageRoot(), 'dist', 'cel-engine'), path.join(packageRoot(), 'cel-engine', 'out')];
-  const found = candidates.find((directory) => existsSync(path.join(directory, ENGINE_FILE)) && existsSync(path.join(directory, GO_GLUE_FILE)));
+  const found = candidates.find(holdsCelEngine);
   if (found) return found;
   throw new CelEngineMissing(`the CEL engine (${ENGINE_FILE}) is not built: looked in ${candidates.join(', ')}; run scripts/build-cel-engine.sh (or npm run build) in the shaper-gen repository`);
 }

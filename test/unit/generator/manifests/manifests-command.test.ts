@@ -11,6 +11,7 @@ const GENERATED = [
   'src/webhooks.generated.ts',
   'charts/shaper-webhooks/templates/validating-admission-policies.yaml',
   'charts/shaper-webhooks/templates/mutating-admission-policies.yaml',
+  'charts/shaper-webhooks/templates/_policy-enforcement.tpl',
 ];
 
 const HOOKS = `import { Webhook } from 'shaper-gen';
@@ -49,7 +50,7 @@ describe('shaper-gen manifests', () => {
     expect(await runManifests({}, project.dir)).toBe(0);
     const first = GENERATED.map((file) => project.read(file));
     const mtimes = GENERATED.map((file) => statSync(project.file(file)).mtimeMs);
-    expect(printed(log)).toContain('4 webhooks from 2 of 2 files; 7 files updated');
+    expect(printed(log)).toContain('4 webhooks from 2 of 2 files; 8 files updated');
 
     expect(await runManifests({}, project.dir)).toBe(0);
     expect(GENERATED.map((file) => project.read(file))).toEqual(first);

@@ -1,0 +1,84 @@
+/**
+ * The CEL engine's admission requests and answers, as generator/cel-engine
+ * (Go) encodes them: the one contract `serve` (policies it enforces) and the
+ * generator (admit, runPolicy) share.
+ */
+/** One answer the test declares for the authorizer; fields left out match anything, a field given only that value (`group: ''` is the core group); the first rule that matches answers. */
+export interface AuthorizerRule {
+  readonly verb?: string;
+  readonly group?: string;
+  readonly resource?: string;
+  readonly subresource?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly path?: string;
+  readonly user?: string;
+  readonly decision: 'allow' | 'deny' | 'noOpinion';
+  readonly reason?: string;
+}
+
+export interface AuthorizerCheck {
+  readonly user: string;
+  readonly verb: string;
+  readonly group: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly path: string;
+}
+
+export interface AdmissionInput {
+  /** The AdmissionRequest's fields that the API server hands to CEL (`request`). */
+  readonly request: unknown;
+  readonly object?: unknown;
+  readonly oldObject?: unknown;
+  readonly params?: unknown;
+  readonly namespaceObject?: unknown;
+  readonly authorizer?: readonly AuthorizerRule[];
+  /** The CRDs an ApplyConfiguration on a custom resource is merged by (built-in kinds: the shipped schemas, set with setApiSchemas). */
+  readonly crds?: readonly unknown[];
+}
+
+/** A request and what the API server's policy plugins read from their caches, as `admissionregistration.k8s.io/v1` objects. */
+export interface AdmitRequest {
+  readonly input: AdmissionInput;
+  readonly mutatingPolicies?: readonly unknown[];
+  readonly mutatingBindings?: readonly unknown[];
+  readonly validatingPolicies?: readonly unknown[];
+  readonly validatingBindings?: readonly unknown[];
+  /** Objects a paramRef can select, of any kind. */
+  readonly params?: readonly unknown[];
+  /** Each paramKind's scope by `apiVersion/Kind`; a paramKind left out is one the API server does not serve. */
+  readonly paramScopes?: Readonly<Record<string, 'Namespaced' | 'Cluster'>>;
+  readonly namespaces?: readonly unknown[];
+  /** The CRDs whose schemas an ApplyConfiguration on a custom resource is merged by. */
+  readonly crds?: readonly unknown[];
+  /**
+   * Leave out what the API server does around the policy plugins — NamespaceLifecycle before them, the registry's
+   * validation of a custom resource between them — as `serve` does: it enforces a policy as a webhook inside the
+   * server's own chain, where the server still does both.
+   */
+  readonly admissionOnly?: boolean;
+}
+
+/** One policy's invocation through one binding. */
+export interface AdmitStep {
+  readonly plugin: 'MutatingAdmissionPolicy' | 'ValidatingAdmissionPolicy';
+  readonly policy: string;
+  readonly binding: string;
+  /** 2 when the admission chain reinvoked the mutating plugin. */
+  readonly pass: number;
+}
+
+export interface AdmitAnswer {
+  readonly allowed: boolean;
+  /** The API server's status of a refusal. */
+  readonly status?: { readonly code: number; readonly reason: string; readonly message: string };
+  readonly warnings: readonly string[];
+  readonly auditAnnotations: Readonly<Record<string, string>>;
+  /** The object after the mutating plugin (as it came when nothing mutated it); null for a request without one. */
+  readonly object: unknown;
+  readonly steps: readonly AdmitStep[];
+  readonly unansweredAuthorizerChecks?: readonly AuthorizerCheck[];
+}

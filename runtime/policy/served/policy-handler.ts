@@ -1,0 +1,69 @@
+/**
+ * A served policy as a handler: each review goes through the API server's own
+ * policy plugin in the CEL engine, with the namespace, the params and (for a
+ * custom resource a mutation merges into) the CRD read from the object cache;
+ * the engine's decision, status, warnings and audit annotations become the
+ * webhook's, its mutated object the JSON patch.
+ */
+import type { AdmitAnswer, AdmitRequest } from '../../cel/engine-contract.js';
+import type { CachedResource } from '../../cache/cached-resource.js';
+import type { AdmissionContext, CustomDefaulter, CustomValidator, KubernetesObject } from '../../webhook/contract.js';
+import { RequestContext } from '../../webhook/admission/context.js';
+import { AdmissionDenial } from '../../webhook/errors.js';
+import type { ParamResource } from './param-kinds.js';
+import type { PolicyEngine } from './policy-engine.js';
+import type { ServedPolicy } from './served-policy.js';
+
+export const NAMESPACES: CachedResource = { group: '', version: 'v1', resource: 'namespaces' };
+export const CUSTOM_RESOURCE_DEFINITIONS: CachedResource = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+
+/** The resources the handler reads: its webhook's `cache`, so informers and the chart's RBAC cover them. */
+export function servedPolicyReads(mutating: boolean, param: CachedResource | undefined): CachedResource[] {
+  return [NAMESPACES, ...(param ? [param] : []), ...(mutating ? [CUSTOM_RESOURCE_DEFINITIONS] : [])];
+}
+
+export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEngine, param: ParamResource | undefined): CustomValidator | CustomDefaulter {
+  const decide = async (ctx: AdmissionContext): Promise<AdmitAnswer> => {
+    if (!(ctx instanceof RequestContext)) throw new Error(`policy ${policy.name} is served by shaper-gen serve only`);
+    const { object, oldObject, ...request } = ctx.review;
+    const namespace = request.namespace ? await ctx.cache.get(NAMESPACES, undefined, request.namespace) : undefined;
+    const crd = policy.mutating && isCustomGroup(request.resource.group) ? await ctx.cache.get(CUSTOM_RESOURCE_DEFINITIONS, undefined, `${request.resource.resource}.${request.resource.group}`) : undefined;
+    const admitRequest: AdmitRequest = {
+      input: { request, object: object ?? null, oldObject: oldObject ?? null },
+      ...(policy.mutating ? { mutatingPolicies: [policy.policy], mutatingBindings: policy.bindings } : { validatingPolicies: [policy.policy], validatingBindings: policy.bindings }),
+      params: param ? await ctx.cache.list(param.resource) : [],
+      paramScopes: param && policy.paramKind ? { [`${policy.paramKind.apiVersion}/${policy.paramKind.kind}`]: param.scope } : {},
+      namespaces: namespace ? [namespace] : [],
+      crds: crd ? [crd] : [],
+      admissionOnly: true,
+    };
+    return engine().admit(admitRequest);
+  };
+  const answer = async (ctx: AdmissionContext): Promise<AdmitAnswer> => {
+    const decided = await decide(ctx);
+    for (const warning of decided.warnings) ctx.warn(warning);
+    // The plugin keys its annotations `<policy>/<key>`; the API server keys a webhook's `<webhook name>/<key>`, and the entry has the policy's name.
+    const prefix = `${policy.name}/`;
+    for (const [key, value] of Object.entries(decided.auditAnnotations)) if (key.startsWith(prefix)) ctx.auditAnnotation(key.slice(prefix.length), value);
+    if (!decided.allowed) {
+      const status = decided.status ?? { code: 403, reason: 'Forbidden', message: `policy ${policy.name} denied the request` };
+      throw new AdmissionDenial(status.message, status.code, status.reason);
+    }
+    return decided;
+  };
+  if (policy.mutating) {
+    return { default: async (_object: object, ctx: AdmissionContext) => (await answer(ctx)).object as KubernetesObject };
+  }
+  const validate = async (_object: unknown, ctx: AdmissionContext) => void (await answer(ctx));
+  return {
+    validateCreate: validate,
+    validateUpdate: (_old: object, object: object, ctx: AdmissionContext) => validate(object, ctx),
+    validateDelete: validate,
+    validateConnect: validate,
+  };
+}
+
+/** A custom resource's group has a dot and is not one of Kubernetes' own (`*.k8s.io`); built-in kinds need no CRD. */
+function isCustomGroup(group: string): boolean {
+  return group.includes('.') && !group.endsWith('.k8s.io');
+}
