@@ -54,7 +54,9 @@ export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEn
   if (policy.mutating) {
     return { default: async (_object: object, ctx: AdmissionContext) => (await answer(ctx)).object as KubernetesObject };
   }
-  const validate = async (_object: unknown, ctx: AdmissionContext) => void (await answer(ctx));
+  const validate = async (_object: unknown, ctx: AdmissionContext): Promise<void> => {
+    await answer(ctx);
+  };
   return {
     validateCreate: validate,
     validateUpdate: (_old: object, object: object, ctx: AdmissionContext) => validate(object, ctx),
