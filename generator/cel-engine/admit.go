@@ -17,6 +17,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -64,9 +65,10 @@ type admitRequest struct {
 }
 
 type admitStatus struct {
-	Code    int32  `json:"code"`
-	Reason  string `json:"reason"`
-	Message string `json:"message"`
+	Code    int32                 `json:"code"`
+	Reason  string                `json:"reason"`
+	Message string                `json:"message"`
+	Details *metav1.StatusDetails `json:"details,omitempty"`
 }
 
 // admitStep is one policy's invocation through one binding, in the order the plugins ran them.
@@ -146,7 +148,7 @@ func (a admitAnswer) refused(err error, record *recordingAttributes) admitAnswer
 	}
 	s := status.Status()
 	a.Allowed = false
-	a.Status = &admitStatus{Code: s.Code, Reason: string(s.Reason), Message: s.Message}
+	a.Status = &admitStatus{Code: s.Code, Reason: string(s.Reason), Message: s.Message, Details: s.Details}
 	if object := record.GetObject(); object != nil {
 		a.Object = object.(*unstructured.Unstructured).Object
 	}

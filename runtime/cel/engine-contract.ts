@@ -62,6 +62,14 @@ export interface AdmitRequest {
   readonly admissionOnly?: boolean;
 }
 
+/** A refusal's `metav1.StatusDetails`, as the API server sends them. */
+export interface AdmitStatusDetails {
+  readonly name?: string;
+  readonly group?: string;
+  readonly kind?: string;
+  readonly causes?: readonly { readonly reason?: string; readonly message?: string; readonly field?: string }[];
+}
+
 /** One policy's invocation through one binding. */
 export interface AdmitStep {
   readonly plugin: 'MutatingAdmissionPolicy' | 'ValidatingAdmissionPolicy';
@@ -74,7 +82,7 @@ export interface AdmitStep {
 export interface AdmitAnswer {
   readonly allowed: boolean;
   /** The API server's status of a refusal. */
-  readonly status?: { readonly code: number; readonly reason: string; readonly message: string };
+  readonly status?: { readonly code: number; readonly reason: string; readonly message: string; readonly details?: AdmitStatusDetails };
   readonly warnings: readonly string[];
   readonly auditAnnotations: Readonly<Record<string, string>>;
   /** The object after the mutating plugin (as it came when nothing mutated it); null for a request without one. */

@@ -75,7 +75,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 async function startWithConfig(config: ServerConfig, options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.log.level).child(options.logBindings ?? {});
   const instances = options.instances ?? [];
-  if (config.handlers.length === 0 && instances.length === 0)
+  if (config.handlers.length === 0 && instances.length === 0 && config.policies.served.length === 0)
     throw new RegistrationError(`no handlers: pass --handlers <compiled module> (e.g. ${DEFAULT_COMPILED_HANDLERS}) or set handlers in the config`);
 
   // Only --dev reads the project's sources (tinyglobby, yaml), so only --dev loads what that takes.

@@ -30,12 +30,22 @@ export interface FieldError {
   value?: unknown;
 }
 
+/** A refusal's metav1.StatusDetails. */
+export interface StatusDetails {
+  readonly name?: string;
+  readonly group?: string;
+  readonly kind?: string;
+  readonly causes?: readonly { readonly reason?: string; readonly message?: string; readonly field?: string }[];
+}
+
 export class AdmissionDenial extends Error {
   constructor(
     message: string,
     readonly code: number,
     readonly reason: string,
     readonly causes: readonly FieldError[] = [],
+    /** The Status's details exactly as given, message untouched (a refusal the API server's own code worded): `causes` is then unused. */
+    readonly details?: StatusDetails,
   ) {
     super(message);
     this.name = 'AdmissionDenial';

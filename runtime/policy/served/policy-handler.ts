@@ -27,7 +27,8 @@ export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEn
     if (!(ctx instanceof RequestContext)) throw new Error(`policy ${policy.name} is served by shaper-gen serve only`);
     const { object, oldObject, ...request } = ctx.review;
     const namespace = request.namespace ? await ctx.cache.get(NAMESPACES, undefined, request.namespace) : undefined;
-    const crd = policy.mutating && isCustomGroup(request.resource.group) ? await ctx.cache.get(CUSTOM_RESOURCE_DEFINITIONS, undefined, `${request.resource.resource}.${request.resource.group}`) : undefined;
+    const crd =
+      policy.mutating && isCustomGroup(request.resource.group) ? await ctx.cache.get(CUSTOM_RESOURCE_DEFINITIONS, undefined, `${request.resource.resource}.${request.resource.group}`) : undefined;
     const admitRequest: AdmitRequest = {
       input: { request, object: object ?? null, oldObject: oldObject ?? null },
       ...(policy.mutating ? { mutatingPolicies: [policy.policy], mutatingBindings: policy.bindings } : { validatingPolicies: [policy.policy], validatingBindings: policy.bindings }),
@@ -47,7 +48,7 @@ export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEn
     for (const [key, value] of Object.entries(decided.auditAnnotations)) if (key.startsWith(prefix)) ctx.auditAnnotation(key.slice(prefix.length), value);
     if (!decided.allowed) {
       const status = decided.status ?? { code: 403, reason: 'Forbidden', message: `policy ${policy.name} denied the request` };
-      throw new AdmissionDenial(status.message, status.code, status.reason);
+      throw new AdmissionDenial(status.message, status.code, status.reason, [], status.details);
     }
     return decided;
   };

@@ -32,7 +32,10 @@ export async function registerServedPolicies(config: ServerConfig['policies'], l
       try {
         param = await discoverParamResource((connection ??= connect()), policy.paramKind);
       } catch (error) {
-        log.error({ policy: policy.name, err: error }, `cannot discover the paramKind ${policy.paramKind.apiVersion} ${policy.paramKind.kind}; the policy fails as the API server's does for a kind it does not serve`);
+        log.error(
+          { policy: policy.name, err: error },
+          `cannot discover the paramKind ${policy.paramKind.apiVersion} ${policy.paramKind.kind}; the policy fails as the API server's does for a kind it does not serve`,
+        );
       }
     }
     entries.push({ webhook: servedWebhook(policy, param), handler: servedPolicyHandler(policy, () => engine, param), source: `policy ${policy.name}` });
@@ -43,15 +46,13 @@ export async function registerServedPolicies(config: ServerConfig['policies'], l
 function servedWebhook(policy: ServedPolicy, param: ParamResource | undefined): ResolvedWebhook {
   const spec = isPlainObject(policy.policy.spec) ? policy.policy.spec : {};
   const constraints = isPlainObject(spec.matchConstraints) ? spec.matchConstraints : {};
-  const rules = (Array.isArray(constraints.resourceRules) ? constraints.resourceRules : []).filter(isPlainObject).map(
-    (rule): RuleOptions => ({
-      groups: (rule.apiGroups as string[] | undefined) ?? [],
-      versions: (rule.apiVersions as string[] | undefined) ?? [],
-      resources: (rule.resources as string[] | undefined) ?? [],
-      operations: (rule.operations as RuleOptions['operations'] | undefined) ?? [],
-      ...(typeof rule.scope === 'string' && { scope: rule.scope as RuleOptions['scope'] }),
-    }),
-  );
+  const rules = (Array.isArray(constraints.resourceRules) ? constraints.resourceRules : []).filter(isPlainObject).map((rule): RuleOptions => ({
+    groups: (rule.apiGroups as string[] | undefined) ?? [],
+    versions: (rule.apiVersions as string[] | undefined) ?? [],
+    resources: (rule.resources as string[] | undefined) ?? [],
+    operations: (rule.operations as RuleOptions['operations'] | undefined) ?? [],
+    ...(typeof rule.scope === 'string' && { scope: rule.scope as RuleOptions['scope'] }),
+  }));
   const { webhook, problems } = resolveWebhookOptions({
     path: policy.path,
     mutating: policy.mutating,

@@ -212,6 +212,7 @@ function handlerError(error: unknown, webhook: ResolvedWebhook, request: Admissi
 function denialStatus(denial: AdmissionDenial, request: AdmissionRequest): Status {
   const status: Status = { metadata: {}, status: 'Failure', code: denial.code, message: denial.message };
   if (denial.reason) status.reason = denial.reason;
+  if (denial.details) return { ...status, details: structuredClone(denial.details) as Status['details'] };
   if (denial.causes.length === 0) return status;
   const name = request.name || request.object?.metadata?.name || request.oldObject?.metadata?.name || '';
   const { group, kind } = request.kind;

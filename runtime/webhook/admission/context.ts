@@ -58,7 +58,8 @@ export class RequestContext implements AdmissionContext {
     this.warnings.push(String(message));
   }
 
-  auditAnnotation(key: string, value: string): void {
+  /** unknown: String() keeps a handler in plain JavaScript from adding a non-string. */
+  auditAnnotation(key: unknown, value: unknown): void {
     (this.auditAnnotations ??= {})[String(key)] = String(value);
   }
 

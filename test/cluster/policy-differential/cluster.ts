@@ -80,9 +80,13 @@ export async function startPolicyCluster<T>(
   log: (line: string) => void,
   prepare: (dir: string) => Promise<T>,
   apiServerArgs: readonly string[] = [],
+  apiServerBinary?: string,
 ): Promise<PolicyCluster & { prepared: T }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const [plane, prepared] = await Promise.allSettled([startControlPlane({ dir: path.join(dir, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false, apiServerArgs }), prepare(dir)]);
+  const [plane, prepared] = await Promise.allSettled([
+    startControlPlane({ dir: path.join(dir, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false, apiServerArgs, ...(apiServerBinary && { apiServerBinary }) }),
+    prepare(dir),
+  ]);
   const controlPlane = plane.status === 'fulfilled' ? plane.value : undefined;
   const stop = async () => {
     await controlPlane?.stop();
