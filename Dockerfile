@@ -1,5 +1,6 @@
 # shaper-gen serve with the sample's webhooks (a user's project gets its own
-# Dockerfile from `shaper-gen init`): `docker build -t shaper-webhooks .`, or
+# Dockerfile from `shaper-gen init`): `npm run build` (it builds the CEL
+# engine the image carries), then `docker build -t shaper-webhooks .`, or
 # `buildah bud`. The cluster suite builds it with buildah and runs it on
 # kindEnv's node.
 # The generator (generator/, @shaper-gen/generator) is a dev dependency:
@@ -32,6 +33,7 @@ RUN npm install --omit=dev --no-audit --no-fund \
 # policy where the API server does not serve the policy's kind (the chart's policies.enforcement).
 FROM ${NODE_IMAGE} AS cel-engine
 WORKDIR /cel-engine
+# Built by `npm run build` (scripts/build-cel-engine.sh) before the image.
 COPY generator/dist/cel-engine/ ./
 RUN gzip cel-engine.wasm
 

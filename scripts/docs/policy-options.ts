@@ -12,7 +12,6 @@
  * message the code gives; CEL examples are compiled by the generator's own
  * policy checker. An example that stops being refused stops the script.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkPolicyExpressions } from '../../generator/src/policy/expressions.ts';
 import { WEBHOOK_FIELDS } from '../../runtime/webhook/options/fields.ts';
@@ -25,7 +24,7 @@ import * as optionLists from '../../runtime/webhook/options/types.ts';
 import { formatProblemPath, type Problem } from '../../runtime/problems.ts';
 import { aliasValues, referencedInterfaces, wrongType } from './decorator-options.ts';
 import { code, generatedHeader, literal, paragraph, table } from './markdown.ts';
-import { objectTemplateFields, type FieldMap } from './template-fields.ts';
+import { objectTemplateFields, templateText, type FieldMap } from './template-fields.ts';
 import { readTypeDocs, type InterfaceDoc, type PropertyDoc, type TypeDocs } from './type-docs.ts';
 
 const WEBHOOK_PAGE = 'decorator-options.md';
@@ -333,7 +332,7 @@ function policyPage(page: PolicyPage, root: string): string {
     if (!found) throw new Error(`scripts/docs: option ${name} of ${page.fieldsFile} is not in ${page.optionsInterface} (${page.typesFile})`);
     return found;
   };
-  const template = readFileSync(path.join(root, page.templateFile), 'utf8');
+  const template = templateText(path.join(root, page.templateFile));
   const fields = objectTemplateFields(path.join(root, page.templateFile), page.optionNames);
   const out: string[] = [
     generatedHeader(`${page.decorator} options`, [page.typesFile, page.fieldsFile, 'runtime/policy/options/policy-resolve.ts', page.templateFile]),

@@ -76,6 +76,11 @@ export function objectTemplateFields(templateFile: string, options: readonly str
   return fields;
 }
 
+/** The template's text with its partials expanded, as it renders. */
+export function templateText(templateFile: string): string {
+  return templateLines(templateFile).join('\n');
+}
+
 function templateLines(templateFile: string): string[] {
   // templates/<concept>/<file>.hbs
   return expandPartials(readFileSync(templateFile, 'utf8'), path.dirname(path.dirname(templateFile)));

@@ -3,7 +3,10 @@
  * the image built from the Dockerfile, under continuous admission traffic
  * (Profiles created and updated through both webhooks, failurePolicy Fail):
  * rolling restart, a deleted pod, a drain held by the PodDisruptionBudget,
- * readiness gating, and the securityContext the runtime enforces.
+ * readiness gating, and the securityContext the runtime enforces. The
+ * sample's policies are enforced by the server here (policies.enforcement
+ * serve), so the traffic also goes through the two ValidatingAdmissionPolicies
+ * on Profiles as webhook entries, evaluated by the CEL engine in the image.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,7 +30,7 @@ beforeAll(async () => {
   if (!onNode) return;
   env = await createKindEnv();
   try {
-    ({ objects } = await installSample(env, NS));
+    ({ objects } = await installSample(env, NS, { 'policies.enforcement': 'serve' }));
   } catch (error) {
     process.stderr.write(`--- kubelet ---\n${env.logs('kubelet', 60)}\n--- serve ---\n${env.logs('serve', 60)}\n`);
     await env.stop();
@@ -100,6 +103,44 @@ describe.runIf(onNode)('the chart on a real node', () => {
     expect(ready).toEqual(expected);
   });
 
+  it("enforces the sample's policies with the CEL engine the image carries: a refusal worded by the policy, a label set by a MutatingAdmissionPolicy", async () => {
+    const profile = (name: string, spec: object) => ({ apiVersion: `${group}/${version}`, kind: 'Profile', metadata: { name, namespace: NS }, spec });
+    const refusal = await objects
+      .createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('gold-low', { tier: 'gold', priority: 100, description: 'too low' }) })
+      .then(
+        () => 'created',
+        (error: { body?: string }) => (JSON.parse(error.body ?? '{}') as { message?: string }).message,
+      );
+    expect(refusal).toBe(
+      'admission webhook "profile-tier-policy.shaper.io" denied the request: profiles.shaper.io "gold-low" is forbidden: ' +
+        "ValidatingAdmissionPolicy 'profile-tier-policy.shaper.io' with binding 'profile-tier-policy.shaper.io' denied request: a gold Profile needs priority 500 or more, got 100",
+    );
+    // The AssignmentValidator webhook reads the Profile an Assignment names.
+    await objects.createNamespacedCustomObject({ group, version, namespace: NS, plural: 'profiles', body: profile('gold', { tier: 'gold', priority: 900, description: 'for the label' }) });
+    const assignment = await waitFor(
+      'the Profile in the server cache',
+      () =>
+        objects
+          .createNamespacedCustomObject({
+            group,
+            version,
+            namespace: NS,
+            plural: 'assignments',
+            body: {
+              apiVersion: `${group}/${version}`,
+              kind: 'Assignment',
+              metadata: { name: 'labelled', namespace: NS },
+              spec: { profileRef: { name: 'gold' }, selector: { matchLabels: { app: 'web' } }, weight: 10 },
+            },
+            dryRun: 'All',
+          })
+          .then((created) => created as { metadata: { labels?: Record<string, string> } }),
+      30_000,
+    );
+    expect(assignment.metadata.labels).toEqual({ 'shaper.io/profile': 'gold' });
+    expect(env.logs('serve', 100_000)).toMatch(/"msg":"CEL engine loaded for the served policies"/);
+  });
+
   it('runs the server as 65532 on a read-only root filesystem, and it still serves and logs', async () => {
     for (const pod of await env.pods()) {
       const pid = serverProcessOf(pod.uid);
@@ -124,7 +165,8 @@ describe.runIf(onNode)('the chart on a real node', () => {
       ).toBe('nsenter: failed to execute sh: No such file or directory');
       expect((await env.readyz()).status).toBe(200);
     }
-    expect(env.logs('serve', 100_000)).toMatch(/"msg":"serving 4 webhooks and conversions at \/convert"/);
+    // The sample's 4 handler classes, and its 4 policies as webhooks (policies.enforcement serve).
+    expect(env.logs('serve', 100_000)).toMatch(/"msg":"serving 8 webhooks and conversions at \/convert"/);
   });
 
   it('rolls a restart of the Deployment under continuous admission and conversion traffic with no failed call', async () => {
@@ -253,6 +295,14 @@ function serverProcessOf(podUid: string): number {
 async function contextWithout(className: string): Promise<string> {
   const { stdout } = await run('mktemp', ['-d']);
   const dir = `${stdout.trim()}/shaper-webhooks-older`;
-  await run('bash', ['-c', `mkdir -p "${dir}" && git ls-files -z | xargs -0 cp --parents -t "${dir}" && sed -i '/^  ${className},$/d' "${dir}/sample/webhooks.generated.ts"`], { cwd: REPO_ROOT });
+  // The tracked files, and the CEL engine the build put into generator/dist/ (the Dockerfile copies it in).
+  await run(
+    'bash',
+    [
+      '-c',
+      `mkdir -p "${dir}" && git ls-files -z | xargs -0 cp --parents -t "${dir}" && cp -r --parents generator/dist/cel-engine "${dir}" && sed -i '/^  ${className},$/d' "${dir}/sample/webhooks.generated.ts"`,
+    ],
+    { cwd: REPO_ROOT },
+  );
   return dir;
 }

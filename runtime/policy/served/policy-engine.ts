@@ -9,8 +9,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { AdmitAnswer, AdmitRequest } from '../../cel/engine-contract.js';
 import { holdsCelEngine, loadCelEngine, type CelEngineCall } from '../../cel/engine-loader.js';
+import { RegistrationError } from '../../server/registry.js';
 
-export class PolicyEngineMissing extends Error {
+export class PolicyEngineMissing extends RegistrationError {
   override name = 'PolicyEngineMissing';
 }
 

@@ -7,6 +7,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { isPlainObject } from '../../options/check.js';
+import { RegistrationError } from '../../server/registry.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -21,7 +22,7 @@ export interface ServedPolicy {
 }
 
 /** A served policy the configuration does not describe well enough to serve. */
-export class ServedPolicyError extends Error {
+export class ServedPolicyError extends RegistrationError {
   override name = 'ServedPolicyError';
 }
 

@@ -46,7 +46,7 @@ export class ProfileValidator { validateCreate() {} }`,
     const result = shaperGen(project.dir, 'manifests');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^shaper-gen: 1 webhook from 1 of 1 file; 7 files updated in \d+\.\d+s\n/);
+    expect(result.stdout).toMatch(/^shaper-gen: 1 webhook from 1 of 1 file; 8 files updated in \d+\.\d+s\n/);
     expect(project.read('charts/shaper-webhooks/templates/validating-webhook-configuration.yaml')).toContain('path: "/validate-profile"');
     expect(shaperGen(project.dir, 'manifests', '--check').status).toBe(0);
   });
