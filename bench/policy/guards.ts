@@ -32,7 +32,7 @@ export type Guard = (typeof GUARDS)[number];
 
 export const WEBHOOK_NAME = 'validate-profile.shaper.io';
 export const POLICY_NAME = 'profile-validator-policy.bench.shaper-gen.io';
-const SAMPLE_CHART = path.join(REPO_ROOT, 'charts/shaper-webhooks');
+export const SAMPLE_CHART = path.join(REPO_ROOT, 'charts/shaper-webhooks');
 
 export const namespaceOf = (guard: Guard) => `bench-${guard}`;
 
@@ -41,12 +41,18 @@ export function namespaces(): object[] {
   return GUARDS.map((guard) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespaceOf(guard), labels: { [GUARD_LABEL]: guard } } }));
 }
 
-function helmTemplate(chartDir: string, args: readonly string[]): Record<string, any>[] {
+/** `helm template` of `chartDir` (release bench in bench-system), parsed. */
+export function helmTemplate(chartDir: string, args: readonly string[]): Record<string, any>[] {
   const text = execFileSync(tool('helm'), ['template', 'bench', chartDir, '--namespace', 'bench-system', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return parseAllDocuments(text)
     .map((document) => document.toJS() as Record<string, any> | null)
     .filter((object): object is Record<string, any> => object !== null);
 }
+
+/** A handlers module serving the sample's ProfileValidator (at /validate-profile) alone, from dist/. */
+export const PROFILE_VALIDATOR_HANDLERS = `import { ProfileValidator } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist/sample/webhooks/profile-validator.js')).href)};
+export const webhooks = [ProfileValidator];
+`;
 
 export interface ServedWebhook {
   readonly child: ChildProcess;
@@ -59,8 +65,7 @@ export interface ServedWebhook {
  * chart's NODE_OPTIONS (as the admission benchmarks run it), and the chart's webhook entry pointing at it.
  */
 export async function serveWebhook(work: string): Promise<ServedWebhook> {
-  const validator = JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist/sample/webhooks/profile-validator.js')).href);
-  const { child, port, ca } = await startLoopbackServe(work, { handlers: `import { ProfileValidator } from ${validator};\nexport const webhooks = [ProfileValidator];\n` });
+  const { child, port, ca } = await startLoopbackServe(work, { handlers: PROFILE_VALIDATOR_HANDLERS });
 
   const entry = renderedWebhook(SAMPLE_CHART, WEBHOOK_NAME, port, ca);
   const configuration = webhookConfiguration('bench-validate-profile', entry, { matchLabels: { [GUARD_LABEL]: 'webhook' } });
