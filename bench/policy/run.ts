@@ -62,6 +62,7 @@ async function checkDecisions(plane: ControlPlane, agent: https.Agent, report: R
     'served-policy': `admission webhook "${servedPolicyWebhookName(POLICY_NAME)}" denied the request`,
   };
   const rows: string[][] = [];
+  const messages = new Map<Guard, string>();
   for (const { what, spec } of MALFORMED) {
     const row = [what];
     for (const guard of GUARDS) {
@@ -73,12 +74,17 @@ async function checkDecisions(plane: ControlPlane, agent: https.Agent, report: R
       const right = expected === undefined ? answer.status === 201 : answer.status === 422 && message.includes(expected);
       if (!right) throw new Error(`${what} in ${namespace}: expected ${expected === undefined ? '201' : `a 422 from ${expected}`}, got ${answer.status} ${message}`);
       row.push(expected === undefined ? 'admitted' : `denied ${answer.status}`);
+      if (expected !== undefined && !messages.has(guard)) messages.set(guard, `${answer.status} ${String(answer.body?.reason)}: ${message}`);
     }
     rows.push(row);
   }
   report.line('Decisions checked before timing (dry-run creates the CRD schema admits):');
   report.line();
   report.table(['Profile', ...GUARDS], rows);
+  report.line();
+  report.line(`What the API server answered to the first (${MALFORMED[0]!.what}), per guard:`);
+  report.line();
+  for (const [guard, message] of messages) report.line(`- ${guard}: \`${message}\``);
   report.line();
 }
 
