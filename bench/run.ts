@@ -160,6 +160,14 @@ export const BENCHMARKS: readonly Entry[] = [
     timeoutSeconds: 600,
     quick: ['--rounds', '1', '--requests', '50', '--concurrency', '1,8'],
   },
+  {
+    name: 'served-policy-engine',
+    title: 'The CEL engine inside serve: policies enforced by serve beside a webhook doing the same check',
+    module: 'policy/served-engine.ts',
+    needs: ['build', 'wrk', 'helm'],
+    timeoutSeconds: 600,
+    quick: ['--rounds', '1', '--duration', '2', '--connections', '32', '--idle-seconds', '5'],
+  },
 ];
 
 const RUNNER_FLAGS = ['--quick', '--no-build', '--dry-run', '--help'] as const;

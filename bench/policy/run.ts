@@ -2,13 +2,14 @@
  * A policy versus a webhook, through the real API server (node bench/run.ts
  * policy-vs-webhook; Go for the cluster tools): kindEnv's bare control plane
  * (etcd and the pinned kube-apiserver), the sample's CRDs, and the same valid
- * Profile created (server-side dry run) in three namespaces: one guarded by
+ * Profile created (server-side dry run) in four namespaces: one guarded by
  * the sample's ProfileValidator webhook served by `shaper-gen serve` on
  * loopback, one by the same checks as a generated ValidatingAdmissionPolicy,
- * one by nothing (guards.ts). Before anything is timed, each guard must deny
- * the same malformed Profiles, with its own name in the message, and the
- * floor admit them. Then, per concurrency, interleaved rounds (the order of
- * the three rotates), each a bounded count of creates: p50/p99 latency as the
+ * one by that policy enforced by another `serve` (the chart's served-policy
+ * webhook entry), one by nothing (guards.ts). Before anything is timed, each
+ * guard must deny the same malformed Profiles, with its own name in the
+ * message, and the floor admit them. Then, per concurrency, interleaved rounds
+ * (the order of the four rotates), each a bounded count of creates: p50/p99 latency as the
  * client sees it, throughput, and the API server's own mean time in the
  * webhook call or the policy check (its metrics). Holds the cluster tests'
  * lock (support/cluster-lock.ts) from before the control plane starts. Also
@@ -26,7 +27,8 @@ import { REPO_ROOT } from '../../support/repo-root.ts';
 import { KubeConfig } from '@kubernetes/client-node';
 import { defineBenchmark } from '../support/benchmark.ts';
 import type { Report } from '../support/report.ts';
-import { generatedPolicy, GUARDS, namespaceOf, namespaces, POLICY_NAME, serveWebhook, WEBHOOK_NAME, type Guard } from './guards.ts';
+import { servedPolicyWebhookName } from 'shaper-gen/internal/generator';
+import { benchChart, generatedPolicy, GUARDS, namespaceOf, namespaces, POLICY_NAME, servePolicy, serveWebhook, WEBHOOK_NAME, type Guard, type ServedWebhook } from './guards.ts';
 import { apiAgent, apiRequest, createLoad, percentile, profilesPath, validProfile, type LoadResult } from './load.ts';
 
 const log = (line: string) => process.stderr.write(`policy-vs-webhook: ${line}\n`);
@@ -51,14 +53,16 @@ async function post(plane: ControlPlane, urlPath: string, body: object): Promise
   if (answer.status !== 201) throw new Error(`POST ${urlPath}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 400)}`);
 }
 
-/** The answer to each malformed Profile in each namespace: the floor admits, the webhook and the policy deny naming themselves. */
+/** The answer to each malformed Profile in each namespace: the floor admits, the guards deny naming themselves. */
 async function checkDecisions(plane: ControlPlane, agent: https.Agent, report: Report): Promise<void> {
   const expectedName: Record<Guard, string | undefined> = {
     none: undefined,
     webhook: `admission webhook "${WEBHOOK_NAME}" denied the request`,
     policy: `ValidatingAdmissionPolicy '${POLICY_NAME}'`,
+    'served-policy': `admission webhook "${servedPolicyWebhookName(POLICY_NAME)}" denied the request`,
   };
   const rows: string[][] = [];
+  const messages = new Map<Guard, string>();
   for (const { what, spec } of MALFORMED) {
     const row = [what];
     for (const guard of GUARDS) {
@@ -70,6 +74,7 @@ async function checkDecisions(plane: ControlPlane, agent: https.Agent, report: R
       const right = expected === undefined ? answer.status === 201 : answer.status === 422 && message.includes(expected);
       if (!right) throw new Error(`${what} in ${namespace}: expected ${expected === undefined ? '201' : `a 422 from ${expected}`}, got ${answer.status} ${message}`);
       row.push(expected === undefined ? 'admitted' : `denied ${answer.status}`);
+      if (expected !== undefined && !messages.has(guard)) messages.set(guard, `${answer.status} ${String(answer.body?.reason)}: ${message}`);
     }
     rows.push(row);
   }
@@ -77,11 +82,15 @@ async function checkDecisions(plane: ControlPlane, agent: https.Agent, report: R
   report.line();
   report.table(['Profile', ...GUARDS], rows);
   report.line();
+  report.line(`What the API server answered to the first (${MALFORMED[0]!.what}), per guard:`);
+  report.line();
+  for (const [guard, message] of messages) report.line(`- ${guard}: \`${message}\``);
+  report.line();
 }
 
-/** Waits until the webhook configuration and the policy are in force (the API server loads both from its informers). */
+/** Waits until the webhook configurations and the policy are in force (the API server loads them from its informers). */
 async function waitForGuards(plane: ControlPlane, agent: https.Agent): Promise<void> {
-  for (const guard of ['webhook', 'policy'] as const) {
+  for (const guard of GUARDS.filter((guard) => guard !== 'none')) {
     const namespace = namespaceOf(guard);
     const body = { ...(validProfile(namespace, 0) as { metadata: object }), spec: MALFORMED[0]!.spec };
     await waitFor(`the ${guard} to guard ${namespace}`, async () => ((await apiRequest(plane, agent, 'POST', profilesPath(namespace), body)).status === 422 ? true : undefined), 60_000, 250);
@@ -103,6 +112,7 @@ async function histogram(plane: ControlPlane, name: string, label: string): Prom
 const SERVER_SIDE: Partial<Record<Guard, { metric: string; label: string }>> = {
   webhook: { metric: 'apiserver_admission_controller_admission_duration_seconds', label: 'name="ValidatingAdmissionWebhook"' },
   policy: { metric: 'apiserver_admission_controller_admission_duration_seconds', label: 'name="ValidatingAdmissionPolicy"' },
+  'served-policy': { metric: 'apiserver_admission_controller_admission_duration_seconds', label: 'name="ValidatingAdmissionWebhook"' },
 };
 
 async function measureCell(plane: ControlPlane, agent: https.Agent, guard: Guard, requests: number, concurrency: number, maxSeconds: number): Promise<Cell> {
@@ -149,7 +159,8 @@ function reportResults(report: Report, results: Results, rounds: number, request
   report.line(
     `The same valid Profile, server-side dry-run created through kube-apiserver, ${requests} creates per cell (at most ${maxSeconds} s), ${rounds} interleaved rounds. ` +
       'Each figure: the median over the rounds, (the lowest–the highest). "+p50" and "÷ none" are per round, against the unguarded namespace of the same round. ' +
-      "API-server time: its own mean duration of the guard's admission plugin per create, ValidatingAdmissionWebhook or ValidatingAdmissionPolicy (apiserver_admission_controller_admission_duration_seconds).",
+      "API-server time: its own mean duration of the guard's admission plugin per create, ValidatingAdmissionWebhook (webhook, served-policy) or ValidatingAdmissionPolicy (policy) (apiserver_admission_controller_admission_duration_seconds). " +
+      'served-policy: the same policy as policy, enforced by `serve` through the webhook entry the chart renders with policies.enforcement=serve.',
   );
   const summary: Record<string, unknown> = {};
   for (const [concurrency, cells] of results) {
@@ -192,7 +203,7 @@ function reportResults(report: Report, results: Results, rounds: number, request
 
 export default defineBenchmark({
   options: {
-    rounds: { kind: 'number', default: 5, description: 'interleaved rounds (the order of the three guards rotates)' },
+    rounds: { kind: 'number', default: 5, description: 'interleaved rounds (the order of the four guards rotates)' },
     requests: { kind: 'number', default: 400, description: 'dry-run creates per guard and round' },
     concurrency: { kind: 'numbers', default: [1, 16], description: 'creates in flight (one table each)' },
     'max-seconds': { kind: 'number', default: 15, description: 'a cell stops after this many seconds even if its creates are not all sent' },
@@ -204,10 +215,12 @@ export default defineBenchmark({
   async main({ rounds, requests, concurrency: concurrencies, 'max-seconds': maxSeconds }, report) {
     const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-policy-bench-'));
     let plane: ControlPlane | undefined;
-    let webhook: Awaited<ReturnType<typeof serveWebhook>> | undefined;
+    let webhook: ServedWebhook | undefined;
+    let servedPolicy: ServedWebhook | undefined;
     lock ??= await holdClusterLock(log);
     try {
-      const policyObjects = generatedPolicy(work);
+      const chartDir = benchChart(work);
+      const policyObjects = generatedPolicy(chartDir);
       // Loopback only: the API server's later --bind-address replaces kindEnv's 0.0.0.0 (which the node's network namespace needs).
       plane = await startControlPlane({ dir: path.join(work, 'cluster'), hostAddress: '127.0.0.1', log, certManager: false, apiServerArgs: ['--bind-address=127.0.0.1'] });
       const kubeConfig = new KubeConfig();
@@ -216,6 +229,8 @@ export default defineBenchmark({
       await createSampleCrds(kubeConfig, namespaceOf('none'));
       webhook = await serveWebhook(work);
       await post(plane, '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', webhook.configuration);
+      servedPolicy = await servePolicy(work, chartDir, plane.kubeconfigPath);
+      await post(plane, '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', servedPolicy.configuration);
       for (const object of policyObjects) {
         const plural = (object as { kind: string }).kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
         await post(plane, `/apis/admissionregistration.k8s.io/v1/${plural}`, object);
@@ -235,6 +250,7 @@ export default defineBenchmark({
       );
     } finally {
       webhook?.child.kill('SIGKILL');
+      servedPolicy?.child.kill('SIGKILL');
       await plane?.stop();
       lock.release();
       rmSync(work, { recursive: true, force: true });

@@ -28,6 +28,8 @@ export interface LoopbackServeOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** What readiness waits for, in the timeout's message. */
   readonly ready?: string;
+  /** The ServerConfig's `policies` section (policies the server enforces itself). */
+  readonly policies?: object;
 }
 
 export async function startLoopbackServe(work: string, options: LoopbackServeOptions): Promise<LoopbackServe> {
@@ -50,7 +52,7 @@ webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${certDir} }
 health: { bindAddress: 127.0.0.1, port: ${health} }
 metrics: { port: 0 }
 log: { level: warn }
-`,
+${options.policies ? `policies: ${JSON.stringify(options.policies)}\n` : ''}`,
   );
   const child = spawn('taskset', ['-c', '0', process.execPath, ...chartNodeOptions(REPO_ROOT), path.join(REPO_ROOT, 'dist/bin/shaper-gen.js'), 'serve', '--config', config], {
     cwd: REPO_ROOT,
