@@ -22,16 +22,21 @@ type authorizerRule struct {
 	Reason   string `json:"reason,omitempty"`
 }
 
-// authorizerCheck is a check the expression made that no rule answered.
+// authorizerCheck is a check the expression made that no rule answered: with the user's groups, uid and extra,
+// so that a caller can ask the API server (a SubjectAccessReview) and declare the answer.
 type authorizerCheck struct {
-	User        string `json:"user"`
-	Verb        string `json:"verb"`
-	Group       string `json:"group"`
-	Resource    string `json:"resource"`
-	Subresource string `json:"subresource"`
-	Namespace   string `json:"namespace"`
-	Name        string `json:"name"`
-	Path        string `json:"path"`
+	User            string              `json:"user"`
+	Groups          []string            `json:"groups,omitempty"`
+	UID             string              `json:"uid,omitempty"`
+	Extra           map[string][]string `json:"extra,omitempty"`
+	ResourceRequest bool                `json:"resourceRequest"`
+	Verb            string              `json:"verb"`
+	Group           string              `json:"group"`
+	Resource        string              `json:"resource"`
+	Subresource     string              `json:"subresource"`
+	Namespace       string              `json:"namespace"`
+	Name            string              `json:"name"`
+	Path            string              `json:"path"`
 }
 
 // declaredAuthorizer answers from the test's rules, first match first, and never guesses:
@@ -46,8 +51,9 @@ func (a *declaredAuthorizer) Authorize(_ context.Context, attributes authorizer.
 		Verb: attributes.GetVerb(), Group: attributes.GetAPIGroup(), Resource: attributes.GetResource(), Subresource: attributes.GetSubresource(),
 		Namespace: attributes.GetNamespace(), Name: attributes.GetName(), Path: attributes.GetPath(),
 	}
+	check.ResourceRequest = attributes.IsResourceRequest()
 	if user := attributes.GetUser(); user != nil {
-		check.User = user.GetName()
+		check.User, check.Groups, check.UID, check.Extra = user.GetName(), user.GetGroups(), user.GetUID(), user.GetExtra()
 	}
 	for _, rule := range a.rules {
 		if matches(rule.Verb, check.Verb) && matches(rule.Group, check.Group) && matches(rule.Resource, check.Resource) && matches(rule.Subresource, check.Subresource) &&

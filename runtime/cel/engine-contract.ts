@@ -19,6 +19,11 @@ export interface AuthorizerRule {
 
 export interface AuthorizerCheck {
   readonly user: string;
+  readonly groups?: readonly string[];
+  readonly uid?: string;
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+  /** false: a non-resource request (`path`). */
+  readonly resourceRequest: boolean;
   readonly verb: string;
   readonly group: string;
   readonly resource: string;

@@ -37,3 +37,4 @@ export { ENGINE_FILE, holdsCelEngine, loadCelEngine, type CelEngineCall } from '
 export type { AdmissionInput, AdmitAnswer, AdmitRequest, AdmitStep, AuthorizerCheck, AuthorizerRule } from '../cel/engine-contract.js';
 export { servedPolicyReads } from '../policy/served/policy-handler.js';
 export { servedPolicyPath, servedPolicyWebhookName } from '../policy/served/webhook-name.js';
+export { ACCESS_REVIEW_RULE, callsAuthorizer } from '../policy/served/access-reviews.js';

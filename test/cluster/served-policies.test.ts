@@ -9,7 +9,11 @@
  * `policies.served`, enforced by `shaper-gen serve` on loopback). Every case of
  * both differentials is sent through each (server-side dry run) and the two
  * outcomes compared whole: decision, code, reason, message, warnings, and the
- * object the API server would store. The API server words a webhook's refusal
+ * object the API server would store; and a policy with a ConfigMap paramKind
+ * (policy-differential/param-policies.ts), whose params the server reads
+ * from its object cache, and one that asks the authorizer
+ * (policy-differential/authorizer-policy.ts), which the server answers with
+ * SubjectAccessReviews. The API server words a webhook's refusal
  * itself, `admission webhook "<name>" denied the request: <message>`: the
  * message compared is what follows.
  *
@@ -36,6 +40,8 @@ import { policyCases, PROFILES_NAMESPACE, WORKLOADS_NAMESPACE, type Obj, type Po
 import { FIXTURE_NAMESPACES } from './policy-differential/fixtures.js';
 import { mutatingCases } from './policy-differential/mutating-cases.js';
 import { GADGET_CRD, MUTATING_FIXTURE_NAMESPACES } from './policy-differential/mutating-fixtures.js';
+import { AUTHZ_NAMESPACE, AUTHZ_POLICY_NAME, authzCases, authzPolicyObjects, authzRbac, authzWebhookEntry } from './policy-differential/authorizer-policy.js';
+import { PARAM_NAMESPACES, PARAM_POLICY_NAME, paramCases, paramConfigMaps, paramPolicyObjects, paramWebhookEntry } from './policy-differential/param-policies.js';
 
 const log = (line: string) => process.stderr.write(`served policies: ${line}\n`);
 const KUBE_VERSION = '1.37.2';
@@ -53,6 +59,7 @@ const WEBHOOK_RESOURCES: Readonly<Record<string, string>> = {
 /** What the API server sets on every object it stores (or would): not the policies' doing. */
 const SERVER_FIELDS = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'];
 const MARKERS_NAMESPACE = 'served-markers';
+const PARAM_RESOURCE = { group: '', version: 'v1', resource: 'configmaps' };
 /** The validating differential's fixtures are named under it (policy-differential/fixtures.ts). */
 const VALIDATING_FIXTURE_DOMAIN = 'policy-test.shaper-gen.io';
 const DENIED_BY_WEBHOOK = /^admission webhook "([^"]+)" denied the request: /;
@@ -64,7 +71,7 @@ interface Outcome extends PolicyOutcome {
   deniedBy?: string;
 }
 
-const cases = [...policyCases(), ...mutatingCases()];
+const cases = [...policyCases(), ...mutatingCases(), ...paramCases(), ...authzCases()];
 let cluster: PolicyCluster | undefined;
 let client: ApiClient | undefined;
 let server: ServeProcess | undefined;
@@ -174,7 +181,7 @@ async function uninstallObjects(objects: readonly (K8sObject | Obj)[], resources
 }
 
 /** The served rendering's webhook configurations, with only the entries that stand in for policies, and the markers' entries last. */
-function servedConfigurations(markerUrl: (mutating: boolean) => string, caBundle: string, kinds = Object.keys(WEBHOOK_RESOURCES)): K8sObject[] {
+function servedConfigurations(markerUrl: (mutating: boolean) => string, caBundle: string, kinds = Object.keys(WEBHOOK_RESOURCES), extraValidating: readonly object[] = []): K8sObject[] {
   return byKind(asWebhooks, kinds).map((configuration) => {
     const mutating = configuration.kind === 'MutatingWebhookConfiguration';
     const entries = (configuration.webhooks as { clientConfig: { url: string } }[]).filter((entry) => /\/(validate|mutate)-policy-/.test(new URL(entry.clientConfig.url).pathname));
@@ -189,7 +196,7 @@ function servedConfigurations(markerUrl: (mutating: boolean) => string, caBundle
       objectSelector: { matchLabels: { [mutating ? 'marker-m' : 'marker-v']: 'yes' } },
       ...(mutating && { reinvocationPolicy: 'Never' }),
     };
-    return { ...configuration, metadata: { name: `served-${configuration.metadata.name}` }, webhooks: [...entries, marker] };
+    return { ...configuration, metadata: { name: `served-${configuration.metadata.name}` }, webhooks: [...entries, ...(mutating ? [] : extraValidating), marker] };
   });
 }
 
@@ -208,7 +215,11 @@ function servedOf(objects: readonly K8sObject[]): { path: string; objects: strin
 }
 
 /** serve on loopback with the chart's policies.served and the markers of `markerKinds`. */
-async function startServe(dir: string, markerKinds = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy']): Promise<{ port: number; caBundle: string }> {
+async function startServe(
+  dir: string,
+  markerKinds = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
+  extra: readonly { path: string; objects: string }[] = [],
+): Promise<{ port: number; caBundle: string }> {
   const ca = await createTestCA('served policies test CA');
   const pem = await ca.issue({ commonName: '127.0.0.1', hosts: ['127.0.0.1'] });
   const certDir = path.join(dir, 'serving-certs');
@@ -233,7 +244,7 @@ async function startServe(dir: string, markerKinds = ['ValidatingAdmissionPolicy
     metrics: { port: 0 },
     shutdown: { drainSeconds: 0, timeoutSeconds: 5 },
     log: { level: 'warn' },
-    policies: { served: [...served, ...markerKinds.map(markerServed)] },
+    policies: { served: [...served, ...extra, ...markerKinds.map(markerServed)] },
   };
   const configFile = path.join(dir, 'serve.yaml');
   writeFileSync(configFile, JSON.stringify(config));
@@ -269,11 +280,15 @@ beforeAll(async () => {
     [MARKERS_NAMESPACE]: {},
     ...FIXTURE_NAMESPACES,
     ...MUTATING_FIXTURE_NAMESPACES,
+    ...PARAM_NAMESPACES,
+    [AUTHZ_NAMESPACE]: {},
   });
+  for (const { path: collection, object } of authzRbac()) await ok(client.request('POST', collection, object), `creating ${collection}`);
   stored = await storeObjects(client, cases);
+  for (const param of paramConfigMaps()) await ok(client.request('POST', collectionPath(PARAM_RESOURCE, param.metadata.namespace), param), `creating param ${param.metadata.name}`);
 
   // Enforced by the API server.
-  const policyObjects = [...byKind(asPolicies, Object.keys(POLICY_RESOURCES)), ...markerPolicies()];
+  const policyObjects = [...byKind(asPolicies, Object.keys(POLICY_RESOURCES)), ...paramPolicyObjects(), ...authzPolicyObjects(), ...markerPolicies()];
   await installObjects(policyObjects, POLICY_RESOURCES);
   await waitForMarkers(true, 'policies in force');
   const byApi = await replay('enforced by the API server');
@@ -281,10 +296,18 @@ beforeAll(async () => {
   await waitForMarkers(false, 'policies out of force');
 
   // Enforced by serve, through the chart's webhook entries.
-  const { port: servePort, caBundle } = await startServe(startedCluster.dir);
+  const paramPath = `/validate-policy-${PARAM_POLICY_NAME}`;
+  const authzPath = `/validate-policy-${AUTHZ_POLICY_NAME}`;
+  const documents = (objects: readonly Obj[]) => objects.map((o) => JSON.stringify(o)).join('\n---\n');
+  const { port: servePort, caBundle } = await startServe(startedCluster.dir, undefined, [
+    { path: paramPath, objects: documents(paramPolicyObjects()) },
+    { path: authzPath, objects: documents(authzPolicyObjects()) },
+  ]);
   const configurations = servedConfigurations(
     (mutating) => `https://127.0.0.1:${servePort}/${mutating ? 'mutate-policy-marker-m' : 'validate-policy-marker-v'}.served.shaper-gen.io`,
     caBundle,
+    undefined,
+    [paramWebhookEntry(`https://127.0.0.1:${servePort}${paramPath}`, caBundle), authzWebhookEntry(`https://127.0.0.1:${servePort}${authzPath}`, caBundle)],
   ).map((configuration) => retarget(configuration, port, servePort, caBundle));
   await installObjects(configurations, WEBHOOK_RESOURCES);
   await waitForMarkers(true, 'webhook entries in force');
@@ -293,7 +316,7 @@ beforeAll(async () => {
   const differences = compared.filter((x) => JSON.stringify(withoutWrapper(x.serve)) !== JSON.stringify(x.api));
   const count = (test: (o: Outcome) => boolean) => compared.filter((x) => test(x.api)).length;
   console.log(
-    `served policies: ${compared.length} cases (${policyCases().length} validating-policy, ${mutatingCases().length} mutating-policy) through kube-apiserver ${KUBE_VERSION}, ` +
+    `served policies: ${compared.length} cases (${policyCases().length} validating-policy, ${mutatingCases().length} mutating-policy, ${paramCases().length} with params, ${authzCases().length} asking the authorizer) through kube-apiserver ${KUBE_VERSION}, ` +
       `the policies as ValidatingAdmissionPolicy/MutatingAdmissionPolicy and as webhook entries served by shaper-gen serve: ` +
       `${count((o) => !o.allowed)} refused, ${count((o) => o.allowed && o.warnings.length > 0)} allowed with warnings, ` +
       `${compared.filter((x) => x.api.allowed && JSON.stringify(x.api.object) !== JSON.stringify(canonical(sentObject(x.case) ?? null))).length} changed by a policy; ` +
@@ -338,6 +361,23 @@ describe(`a policy enforced by kube-apiserver ${KUBE_VERSION} or by serve`, () =
   it('gives the same answer both ways: decision, code, reason, message, warnings and the object stored', () => {
     const differences = compared.filter((x) => JSON.stringify(withoutWrapper(x.serve)) !== JSON.stringify(x.api)).map((x) => ({ id: x.case.id, api: x.api, serve: x.serve }));
     expect(differences).toEqual([]);
+  });
+
+  it('reads params from the object cache as the API server reads them: named, missing, selected, none', () => {
+    const params = compared.filter((x) => x.case.id.startsWith('param-'));
+    expect(params).toHaveLength(paramCases().length);
+    expect(params.filter((x) => !x.api.allowed && (x.api.message ?? '').endsWith('per limits')).length).toBeGreaterThan(0);
+    expect(params.filter((x) => !x.api.allowed && x.case.object!.metadata.namespace === 'sp-named-missing')).toHaveLength(5);
+    expect(params.filter((x) => x.api.allowed && x.api.warnings.length === 2).length).toBeGreaterThan(0);
+    expect(params.filter((x) => x.api.allowed && x.api.warnings.length === 0).length).toBeGreaterThan(0);
+  });
+
+  it('asks the authorizer as the API server does: the requester allowed, RBAC granting one service account and not another, no name an error', () => {
+    const [reader, writer, unnamed] = compared.filter((x) => x.case.id.startsWith('authz-')).map((x) => x.api);
+    const denied = (name: string) => `configmaps "${name}" is forbidden: ValidatingAdmissionPolicy '${AUTHZ_POLICY_NAME}' with binding '${AUTHZ_POLICY_NAME}' denied request: `;
+    expect(reader).toEqual({ allowed: true, code: 200, warnings: [], object: expect.any(Object) });
+    expect(writer!.message).toBe(`${denied('sa-1')}service account writer may not read secrets`);
+    expect(unnamed!.message!.startsWith(`${denied('sa-2')}expression 'authorizer.serviceAccount(`)).toBe(true);
   });
 
   it('refuses through the entry that stands in for the refusing policy, named after it', () => {

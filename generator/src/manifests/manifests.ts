@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, digestInputs, rbacRulesOf, type InputDigests } from 'shaper-gen/internal/generator';
+import { callsAuthorizer, ConfigError, digestInputs, rbacRulesOf, type InputDigests } from 'shaper-gen/internal/generator';
 import { chartContractProblems } from '../chart/chart-contract.js';
 import { diagnosticIn, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { GeneratorConfig } from '../config.js';
@@ -151,7 +151,7 @@ function chartFiles(
       rbacRulesModel(
         webhooks.map((w) => w.webhook),
         chartName,
-        served.map((policy) => ({ ...policy, rules: servedPolicyRbacRules(policy.mutating, policy.paramKind ?? undefined, crds) })),
+        served.map((policy) => ({ ...policy, rules: servedPolicyRbacRules(policy.mutating, policy.paramKind ?? undefined, crds, callsAuthorizer(policy)) })),
       ),
     ),
   });

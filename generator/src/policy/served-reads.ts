@@ -1,10 +1,11 @@
 /**
- * What the server reads to enforce a policy the API server does not serve
- * (runtime/policy/served/), as RBAC rules: the namespace, the paramKind's
- * objects, the CRD a mutation merges into. The resource of a paramKind comes
- * from the shipped built-in schemas or the project's CRDs.
+ * What the server needs to enforce a policy the API server does not serve
+ * (runtime/policy/served/), as RBAC rules: from its object cache the
+ * namespace, the paramKind's objects and the CRD a mutation merges into; the
+ * SubjectAccessReviews that answer `authorizer`. The resource of a paramKind
+ * comes from the shipped built-in schemas or the project's CRDs.
  */
-import { mergeRbacRules, rbacRulesOf, servedPolicyReads } from 'shaper-gen/internal/generator';
+import { ACCESS_REVIEW_RULE, mergeRbacRules, rbacRulesOf, servedPolicyReads } from 'shaper-gen/internal/generator';
 import type { Crd } from '../crd/types.js';
 import { apiSchemas } from '../kubernetes/api-schemas.js';
 
@@ -13,9 +14,10 @@ interface ParamKind {
   readonly kind: string;
 }
 
-export function servedPolicyRbacRules(mutating: boolean, paramKind: ParamKind | undefined, crds: readonly Crd[]) {
+/** `authorizer`: the policy's CEL calls it, which the server answers with SubjectAccessReviews. */
+export function servedPolicyRbacRules(mutating: boolean, paramKind: ParamKind | undefined, crds: readonly Crd[], authorizer: boolean) {
   const reads = servedPolicyReads(mutating, paramKind && paramResourceOf(paramKind, crds));
-  return mergeRbacRules(rbacRulesOf({ rbac: [], cache: reads })).map((rule) => ({ ...rule, resourceNames: rule.resourceNames ?? null }));
+  return mergeRbacRules(rbacRulesOf({ rbac: authorizer ? [ACCESS_REVIEW_RULE] : [], cache: reads })).map((rule) => ({ ...rule, resourceNames: rule.resourceNames ?? null }));
 }
 
 function paramResourceOf({ apiVersion, kind }: ParamKind, crds: readonly Crd[]) {

@@ -10,6 +10,8 @@ import type { CachedResource } from '../../cache/cached-resource.js';
 import type { AdmissionContext, CustomDefaulter, CustomValidator, KubernetesObject } from '../../webhook/contract.js';
 import { RequestContext } from '../../webhook/admission/context.js';
 import { AdmissionDenial } from '../../webhook/errors.js';
+import type { ApiConnection } from '../../kube/api-connection.js';
+import { admitWithAccessReviews } from './access-reviews.js';
 import type { ParamResource } from './param-kinds.js';
 import type { PolicyEngine } from './policy-engine.js';
 import type { ServedPolicy } from './served-policy.js';
@@ -22,7 +24,8 @@ export function servedPolicyReads(mutating: boolean, param: CachedResource | und
   return [NAMESPACES, ...(param ? [param] : []), ...(mutating ? [CUSTOM_RESOURCE_DEFINITIONS] : [])];
 }
 
-export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEngine, param: ParamResource | undefined): CustomValidator | CustomDefaulter {
+/** `apiConnection`: the server's own connection to the API server, for the SubjectAccessReviews of `authorizer`. */
+export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEngine, param: ParamResource | undefined, apiConnection: () => ApiConnection): CustomValidator | CustomDefaulter {
   const decide = async (ctx: AdmissionContext): Promise<AdmitAnswer> => {
     if (!(ctx instanceof RequestContext)) throw new Error(`policy ${policy.name} is served by shaper-gen serve only`);
     const { object, oldObject, ...request } = ctx.review;
@@ -38,7 +41,7 @@ export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEn
       crds: crd ? [crd] : [],
       admissionOnly: true,
     };
-    return engine().admit(admitRequest);
+    return admitWithAccessReviews((request) => engine().admit(request), admitRequest, apiConnection);
   };
   const answer = async (ctx: AdmissionContext): Promise<AdmitAnswer> => {
     const decided = await decide(ctx);

@@ -25,12 +25,13 @@ export async function registerServedPolicies(config: ServerConfig['policies'], l
   const engine: PolicyEngine = startPolicyEngine(directory, config.apiSchemasFile);
   log.info({ engine: directory, ms: Date.now() - started, rssMiB: Math.round(process.memoryUsage().rss / 1048576) }, 'CEL engine loaded for the served policies');
   let connection: ApiConnection | undefined;
+  const apiConnection = () => (connection ??= connect());
   const entries: RegisteredWebhook[] = [];
   for (const policy of policies) {
     let param: ParamResource | undefined;
     if (policy.paramKind) {
       try {
-        param = await discoverParamResource((connection ??= connect()), policy.paramKind);
+        param = await discoverParamResource(apiConnection(), policy.paramKind);
       } catch (error) {
         log.error(
           { policy: policy.name, err: error },
@@ -38,7 +39,7 @@ export async function registerServedPolicies(config: ServerConfig['policies'], l
         );
       }
     }
-    entries.push({ webhook: servedWebhook(policy, param), handler: servedPolicyHandler(policy, () => engine, param), source: `policy ${policy.name}` });
+    entries.push({ webhook: servedWebhook(policy, param), handler: servedPolicyHandler(policy, () => engine, param, apiConnection), source: `policy ${policy.name}` });
   }
   const compiling = Date.now();
   for (const policy of policies) compile(engine, policy);
@@ -53,7 +54,10 @@ export async function registerServedPolicies(config: ServerConfig['policies'], l
 function compile(engine: PolicyEngine, policy: ServedPolicy): void {
   const kind = { group: 'shaper-gen.io', version: 'v1', kind: 'CompileOnly' };
   engine.admit({
-    input: { request: { uid: 'compile', kind, resource: { group: kind.group, version: kind.version, resource: 'compileonly' }, operation: 'CREATE', userInfo: { username: 'shaper-gen' }, dryRun: true }, object: null },
+    input: {
+      request: { uid: 'compile', kind, resource: { group: kind.group, version: kind.version, resource: 'compileonly' }, operation: 'CREATE', userInfo: { username: 'shaper-gen' }, dryRun: true },
+      object: null,
+    },
     ...(policy.mutating ? { mutatingPolicies: [policy.policy], mutatingBindings: policy.bindings } : { validatingPolicies: [policy.policy], validatingBindings: policy.bindings }),
     admissionOnly: true,
   });
