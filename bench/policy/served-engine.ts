@@ -295,7 +295,9 @@ function reportStart(
     ],
   );
   report.line();
-  report.line(`First review of each served policy (the engine compiles a policy on first use): ${[...first].map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`).join(', ')}.`);
+  report.line(
+    `First review of each served policy (policies are compiled at start; a mutation's first review builds the type converter its object is merged by): ${[...first].map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`).join(', ')}.`,
+  );
 }
 
 function reportLoad(report: Report, results: Map<number, Map<string, Cell[]>>, rounds: number, duration: number): void {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,6 +60,10 @@ type admitRequest struct {
 	Namespaces  []corev1.Namespace `json:"namespaces"`
 	// Crds give the schemas an ApplyConfiguration on a custom resource is merged by.
 	Crds []apiextensionsv1.CustomResourceDefinition `json:"crds"`
+	// PolicySet names policies and bindings registered before (registerPolicies), used instead of the four lists.
+	PolicySet string `json:"policySet"`
+	// OmitObject leaves the object out of the answer (a caller that only needs the decision).
+	OmitObject bool `json:"omitObject"`
 	// AdmissionOnly leaves out what the API server does around the policy plugins (NamespaceLifecycle before
 	// them, the registry's validation of a custom resource between them): set by serve, which enforces a policy
 	// as a webhook inside the server's own chain, where the server still does both.
@@ -102,6 +108,10 @@ func handleAdmit(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	prepared, err := preparedFor(&request)
+	if err != nil {
+		return nil, err
+	}
 	attributes, _, err := admissionAttributes(request.Input)
 	if err != nil {
 		return nil, err
@@ -112,7 +122,7 @@ func handleAdmit(raw json.RawMessage) (any, error) {
 		// The NamespaceLifecycle plugin, before any policy, refuses a request into a namespace that does not exist.
 		return answer.refused(apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, namespace), record), nil
 	}
-	env, err := newAdmitEnvironment(request, &answer)
+	env, err := newAdmitEnvironment(request, prepared, &answer)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +145,7 @@ func handleAdmit(raw json.RawMessage) (any, error) {
 		return answer.refused(err, record), nil
 	}
 	answer.Allowed = true
-	if object := record.GetObject(); object != nil {
+	if object := record.GetObject(); object != nil && !request.OmitObject {
 		answer.Object = object.(*unstructured.Unstructured).Object
 	}
 	return answer, nil
@@ -182,6 +192,7 @@ func (r *recordingAttributes) AddAnnotation(key, value string) error {
 // the type converters and the test's authorizer.
 type admitEnvironment struct {
 	request    admitRequest
+	prepared   *preparedPolicies
 	answer     *admitAnswer
 	authorizer *declaredAuthorizer
 	matcher    *matching.Matcher
@@ -190,7 +201,7 @@ type admitEnvironment struct {
 	pass       int
 }
 
-func newAdmitEnvironment(request admitRequest, answer *admitAnswer) (*admitEnvironment, error) {
+func newAdmitEnvironment(request admitRequest, prepared *preparedPolicies, answer *admitAnswer) (*admitEnvironment, error) {
 	namespaces := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	for i := range request.Namespaces {
 		if err := namespaces.Add(&request.Namespaces[i]); err != nil {
@@ -199,6 +210,7 @@ func newAdmitEnvironment(request admitRequest, answer *admitAnswer) (*admitEnvir
 	}
 	env := &admitEnvironment{
 		request:    request,
+		prepared:   prepared,
 		answer:     answer,
 		authorizer: &declaredAuthorizer{rules: request.Input.Authorizer},
 		// No client: a namespace the lister misses was refused above, as NamespaceLifecycle refuses it.
@@ -267,51 +279,106 @@ func (p *validatingPlugin) Validate(ctx context.Context, attributes admission.At
 	return dispatcher.Dispatch(ctx, attributes, o, p.env.validatingHooks())
 }
 
-// mutatingHooks is one hook per policy and binding, policies by name and then bindings by name: the
-// server's policy source gathers them from a map, in no defined order, so a fixed one is chosen here.
+// mutatingHooks is one hook per policy and binding, in the prepared order (preparePolicies).
 func (env *admitEnvironment) mutatingHooks() []mutating.PolicyHook {
 	var hooks []mutating.PolicyHook
-	policies := sortedByName(env.request.MutatingPolicies, func(p admissionregistrationv1.MutatingAdmissionPolicy) string { return p.Name })
-	bindings := sortedByName(env.request.MutatingBindings, func(b admissionregistrationv1.MutatingAdmissionPolicyBinding) string { return b.Name })
-	for i := range policies {
-		policy := defaultedMutatingPolicy(policies[i])
-		for j := range bindings {
-			binding := defaultedMutatingBinding(bindings[j])
-			if binding.Spec.PolicyName != policy.Name {
-				continue
-			}
-			evaluator := compiledMutating(policy)
-			// A copy of the mutators: the first one records the invocation for this request's steps.
-			evaluator.Mutators = append([]patch.Patcher(nil), evaluator.Mutators...)
-			if len(evaluator.Mutators) > 0 {
-				evaluator.Mutators[0] = &recordingPatcher{Patcher: evaluator.Mutators[0], record: env.recorder(mutating.PluginName, policy.Name, binding.Name)}
-			}
-			hook := mutating.PolicyHook{Policy: policy, Bindings: []*admissionregistrationv1.MutatingAdmissionPolicyBinding{binding}, Evaluator: evaluator}
-			hook.ParamInformer, hook.ParamScope, hook.ConfigurationError = env.paramSource(policy.Spec.ParamKind)
-			hooks = append(hooks, hook)
+	for _, pair := range env.prepared.mutating {
+		evaluator := pair.evaluator
+		// A copy of the mutators: the first one records the invocation for this request's steps.
+		evaluator.Mutators = append([]patch.Patcher(nil), evaluator.Mutators...)
+		if len(evaluator.Mutators) > 0 {
+			evaluator.Mutators[0] = &recordingPatcher{Patcher: evaluator.Mutators[0], record: env.recorder(mutating.PluginName, pair.policy.Name, pair.binding.Name)}
 		}
+		hook := mutating.PolicyHook{Policy: pair.policy, Bindings: []*admissionregistrationv1.MutatingAdmissionPolicyBinding{pair.binding}, Evaluator: evaluator}
+		hook.ParamInformer, hook.ParamScope, hook.ConfigurationError = env.paramSource(pair.policy.Spec.ParamKind)
+		hooks = append(hooks, hook)
 	}
 	return hooks
 }
 
 func (env *admitEnvironment) validatingHooks() []validating.PolicyHook {
 	var hooks []validating.PolicyHook
-	policies := sortedByName(env.request.ValidatingPolicies, func(p admissionregistrationv1.ValidatingAdmissionPolicy) string { return p.Name })
-	bindings := sortedByName(env.request.ValidatingBindings, func(b admissionregistrationv1.ValidatingAdmissionPolicyBinding) string { return b.Name })
-	for i := range policies {
-		policy := defaultedValidatingPolicy(policies[i])
-		for j := range bindings {
-			binding := defaultedValidatingBinding(bindings[j])
-			if binding.Spec.PolicyName != policy.Name {
-				continue
-			}
-			evaluator := &recordingValidator{Validator: compiledValidating(policy), record: env.recorder(validating.PluginName, policy.Name, binding.Name)}
-			hook := validating.PolicyHook{Policy: policy, Bindings: []*admissionregistrationv1.ValidatingAdmissionPolicyBinding{binding}, Evaluator: evaluator}
-			hook.ParamInformer, hook.ParamScope, hook.ConfigurationError = env.paramSource(policy.Spec.ParamKind)
-			hooks = append(hooks, hook)
-		}
+	for _, pair := range env.prepared.validating {
+		evaluator := &recordingValidator{Validator: pair.evaluator, record: env.recorder(validating.PluginName, pair.policy.Name, pair.binding.Name)}
+		hook := validating.PolicyHook{Policy: pair.policy, Bindings: []*admissionregistrationv1.ValidatingAdmissionPolicyBinding{pair.binding}, Evaluator: evaluator}
+		hook.ParamInformer, hook.ParamScope, hook.ConfigurationError = env.paramSource(pair.policy.Spec.ParamKind)
+		hooks = append(hooks, hook)
 	}
 	return hooks
+}
+
+// preparedPolicies are a request's policies paired with their bindings, defaulted and compiled: policies by name and
+// then bindings by name, since the server's policy source gathers them from a map, in no defined order.
+type preparedPolicies struct {
+	mutating   []preparedPair[admissionregistrationv1.MutatingAdmissionPolicy, admissionregistrationv1.MutatingAdmissionPolicyBinding, mutating.PolicyEvaluator]
+	validating []preparedPair[admissionregistrationv1.ValidatingAdmissionPolicy, admissionregistrationv1.ValidatingAdmissionPolicyBinding, validating.Validator]
+}
+
+type preparedPair[P, B, E any] struct {
+	policy    *P
+	binding   *B
+	evaluator E
+}
+
+// policySets are the policies registered once (registerPolicies) and named by requests: serve evaluates the same few
+// on every review, and decoding, defaulting and looking them up again each time costs more than evaluating them.
+var policySets = map[string]*preparedPolicies{}
+
+type policySetRequest struct {
+	MutatingPolicies   []admissionregistrationv1.MutatingAdmissionPolicy          `json:"mutatingPolicies"`
+	MutatingBindings   []admissionregistrationv1.MutatingAdmissionPolicyBinding   `json:"mutatingBindings"`
+	ValidatingPolicies []admissionregistrationv1.ValidatingAdmissionPolicy        `json:"validatingPolicies"`
+	ValidatingBindings []admissionregistrationv1.ValidatingAdmissionPolicyBinding `json:"validatingBindings"`
+}
+
+func handleRegisterPolicies(raw json.RawMessage) (any, error) {
+	set, err := decode[policySetRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(raw)
+	id := hex.EncodeToString(sum[:8])
+	policySets[id] = preparePolicies(set)
+	return map[string]string{"id": id}, nil
+}
+
+// preparedFor is the request's registered set, or its own lists prepared now.
+func preparedFor(request *admitRequest) (*preparedPolicies, error) {
+	if request.PolicySet == "" {
+		return preparePolicies(policySetRequest{request.MutatingPolicies, request.MutatingBindings, request.ValidatingPolicies, request.ValidatingBindings}), nil
+	}
+	set, ok := policySets[request.PolicySet]
+	if !ok {
+		return nil, fmt.Errorf("cel-engine: no policy set %q is registered", request.PolicySet)
+	}
+	return set, nil
+}
+
+func preparePolicies(set policySetRequest) *preparedPolicies {
+	prepared := &preparedPolicies{}
+	mutatingBindings := sortedByName(set.MutatingBindings, func(b admissionregistrationv1.MutatingAdmissionPolicyBinding) string { return b.Name })
+	for _, policy := range sortedByName(set.MutatingPolicies, func(p admissionregistrationv1.MutatingAdmissionPolicy) string { return p.Name }) {
+		defaulted := defaultedMutatingPolicy(policy)
+		for _, binding := range mutatingBindings {
+			if binding.Spec.PolicyName == defaulted.Name {
+				prepared.mutating = append(prepared.mutating, preparedPair[admissionregistrationv1.MutatingAdmissionPolicy, admissionregistrationv1.MutatingAdmissionPolicyBinding, mutating.PolicyEvaluator]{
+					policy: defaulted, binding: defaultedMutatingBinding(binding), evaluator: compiledMutating(defaulted),
+				})
+			}
+		}
+	}
+	validatingBindings := sortedByName(set.ValidatingBindings, func(b admissionregistrationv1.ValidatingAdmissionPolicyBinding) string { return b.Name })
+	for _, policy := range sortedByName(set.ValidatingPolicies, func(p admissionregistrationv1.ValidatingAdmissionPolicy) string { return p.Name }) {
+		defaulted := defaultedValidatingPolicy(policy)
+		for _, binding := range validatingBindings {
+			if binding.Spec.PolicyName == defaulted.Name {
+				prepared.validating = append(prepared.validating, preparedPair[admissionregistrationv1.ValidatingAdmissionPolicy, admissionregistrationv1.ValidatingAdmissionPolicyBinding, validating.Validator]{
+					policy: defaulted, binding: defaultedValidatingBinding(binding), evaluator: compiledValidating(defaulted),
+				})
+			}
+		}
+	}
+	return prepared
 }
 
 func sortedByName[T any](items []T, name func(T) string) []T {

@@ -14,16 +14,17 @@ import (
 type handler func(request json.RawMessage) (any, error)
 
 var handlers = map[string]handler{
-	"compile":        handleCompile,
-	"evaluate":       handleEvaluate,
-	"admit":          handleAdmit,
-	"setApiSchemas":  handleSetAPISchemas,
-	"estimateCost":   handleEstimateCost,
-	"estimateTyped":  handleEstimateTyped,
-	"clientWarnings": handleClientWarnings,
-	"validateCrd":    handleValidateCrd,
-	"crdRuleCosts":   handleCrdRuleCosts,
-	"version":        handleVersion,
+	"compile":          handleCompile,
+	"evaluate":         handleEvaluate,
+	"admit":            handleAdmit,
+	"registerPolicies": handleRegisterPolicies,
+	"setApiSchemas":    handleSetAPISchemas,
+	"estimateCost":     handleEstimateCost,
+	"estimateTyped":    handleEstimateTyped,
+	"clientWarnings":   handleClientWarnings,
+	"validateCrd":      handleValidateCrd,
+	"crdRuleCosts":     handleCrdRuleCosts,
+	"version":          handleVersion,
 }
 
 type failure struct {

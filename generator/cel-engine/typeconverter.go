@@ -108,8 +108,8 @@ func typeConverters(crds []apiextensionsv1.CustomResourceDefinition) (patch.Type
 		return nil, err
 	}
 	// The manager builds a group-version's converter once: kept while the schemas stay the same.
-	if cached.manager != nil && cached.key == string(key) && cached.builtins == len(builtinDocuments) {
-		return cached.manager, nil
+	if found, ok := converterManagers[string(key)]; ok && found.builtins == len(builtinDocuments) {
+		return found.manager, nil
 	}
 	paths := map[string]openapi.GroupVersion{}
 	for path, document := range builtinDocuments {
@@ -147,12 +147,19 @@ func typeConverters(crds []apiextensionsv1.CustomResourceDefinition) (patch.Type
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
 	manager.Run(done)
-	cached.key, cached.builtins, cached.manager = string(key), len(builtinDocuments), manager
+	if len(converterManagers) >= maxConverterManagers {
+		converterManagers = map[string]cachedManager{}
+	}
+	converterManagers[string(key)] = cachedManager{builtins: len(builtinDocuments), manager: manager}
 	return manager, nil
 }
 
-var cached struct {
-	key      string
+// The managers built, by the CRDs' JSON: serve enforces policies on several custom resources in turn.
+var converterManagers = map[string]cachedManager{}
+
+const maxConverterManagers = 32
+
+type cachedManager struct {
 	builtins int
 	manager  patch.TypeConverterManager
 }

@@ -45,13 +45,21 @@ export interface AdmissionInput {
   readonly crds?: readonly unknown[];
 }
 
-/** A request and what the API server's policy plugins read from their caches, as `admissionregistration.k8s.io/v1` objects. */
-export interface AdmitRequest {
-  readonly input: AdmissionInput;
+/** Policies and their bindings, as `admissionregistration.k8s.io/v1` objects. */
+export interface PolicySet {
   readonly mutatingPolicies?: readonly unknown[];
   readonly mutatingBindings?: readonly unknown[];
   readonly validatingPolicies?: readonly unknown[];
   readonly validatingBindings?: readonly unknown[];
+}
+
+/** A request and what the API server's policy plugins read from their caches. */
+export interface AdmitRequest extends PolicySet {
+  readonly input: AdmissionInput;
+  /** A set registered before (`registerPolicies`), in place of the four lists: decoded, defaulted and compiled once. */
+  readonly policySet?: string;
+  /** Leave the object out of the answer (a caller that needs only the decision). */
+  readonly omitObject?: boolean;
   /** Objects a paramRef can select, of any kind. */
   readonly params?: readonly unknown[];
   /** Each paramKind's scope by `apiVersion/Kind`; a paramKind left out is one the API server does not serve. */

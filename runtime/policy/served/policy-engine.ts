@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { AdmitAnswer, AdmitRequest } from '../../cel/engine-contract.js';
+import type { AdmitAnswer, AdmitRequest, PolicySet } from '../../cel/engine-contract.js';
 import { holdsCelEngine, loadCelEngine, type CelEngineCall } from '../../cel/engine-loader.js';
 import { RegistrationError } from '../../server/registry.js';
 
@@ -16,6 +16,8 @@ export class PolicyEngineMissing extends RegistrationError {
 }
 
 export interface PolicyEngine {
+  /** Decodes, defaults and compiles the policies once; admit requests then name the set by the id returned. */
+  register(set: PolicySet): string;
   admit(request: AdmitRequest): AdmitAnswer;
 }
 
@@ -45,7 +47,10 @@ export function startPolicyEngine(directory: string, apiSchemasFile: string): Po
     const { resources, definitions } = JSON.parse(readFileSync(schemas, 'utf8')) as { resources: unknown; definitions: unknown };
     ask(call, 'setApiSchemas', { resources, definitions });
   }
-  return { admit: (request) => ask(call, 'admit', request) as AdmitAnswer };
+  return {
+    register: (set) => (ask(call, 'registerPolicies', set) as { id: string }).id,
+    admit: (request) => ask(call, 'admit', request) as AdmitAnswer,
+  };
 }
 
 function ask(call: CelEngineCall, method: string, request: unknown): unknown {

@@ -5,7 +5,7 @@
  * the engine's decision, status, warnings and audit annotations become the
  * webhook's, its mutated object the JSON patch.
  */
-import type { AdmitAnswer, AdmitRequest } from '../../cel/engine-contract.js';
+import type { AdmitAnswer, AdmitRequest, PolicySet } from '../../cel/engine-contract.js';
 import type { CachedResource } from '../../cache/cached-resource.js';
 import type { AdmissionContext, CustomDefaulter, CustomValidator, KubernetesObject } from '../../webhook/contract.js';
 import { RequestContext } from '../../webhook/admission/context.js';
@@ -25,7 +25,9 @@ export function servedPolicyReads(mutating: boolean, param: CachedResource | und
 }
 
 /** `apiConnection`: the server's own connection to the API server, for the SubjectAccessReviews of `authorizer`. */
-export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEngine, param: ParamResource | undefined, apiConnection: () => ApiConnection): CustomValidator | CustomDefaulter {
+export function servedPolicyHandler(policy: ServedPolicy, engine: PolicyEngine, param: ParamResource | undefined, apiConnection: () => ApiConnection): CustomValidator | CustomDefaulter {
+  // Compiled now, at start: the plugin would compile it when the first review meets it.
+  const policySet = engine.register(policySetOf(policy));
   const decide = async (ctx: AdmissionContext): Promise<AdmitAnswer> => {
     if (!(ctx instanceof RequestContext)) throw new Error(`policy ${policy.name} is served by shaper-gen serve only`);
     const { object, oldObject, ...request } = ctx.review;
@@ -34,14 +36,16 @@ export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEn
       policy.mutating && isCustomGroup(request.resource.group) ? await ctx.cache.get(CUSTOM_RESOURCE_DEFINITIONS, undefined, `${request.resource.resource}.${request.resource.group}`) : undefined;
     const admitRequest: AdmitRequest = {
       input: { request, object: object ?? null, oldObject: oldObject ?? null },
-      ...(policy.mutating ? { mutatingPolicies: [policy.policy], mutatingBindings: policy.bindings } : { validatingPolicies: [policy.policy], validatingBindings: policy.bindings }),
+      policySet,
+      // A validating policy's answer is its decision: the object would come back unchanged.
+      omitObject: !policy.mutating,
       params: param ? await ctx.cache.list(param.resource) : [],
       paramScopes: param && policy.paramKind ? { [`${policy.paramKind.apiVersion}/${policy.paramKind.kind}`]: param.scope } : {},
       namespaces: namespace ? [namespace] : [],
       crds: crd ? [crd] : [],
       admissionOnly: true,
     };
-    return admitWithAccessReviews((request) => engine().admit(request), admitRequest, apiConnection);
+    return admitWithAccessReviews((request) => engine.admit(request), admitRequest, apiConnection);
   };
   const answer = async (ctx: AdmissionContext): Promise<AdmitAnswer> => {
     const decided = await decide(ctx);
@@ -72,4 +76,8 @@ export function servedPolicyHandler(policy: ServedPolicy, engine: () => PolicyEn
 /** A custom resource's group has a dot and is not one of Kubernetes' own (`*.k8s.io`); built-in kinds need no CRD. */
 function isCustomGroup(group: string): boolean {
   return group.includes('.') && !group.endsWith('.k8s.io');
+}
+
+function policySetOf(policy: ServedPolicy): PolicySet {
+  return policy.mutating ? { mutatingPolicies: [policy.policy], mutatingBindings: policy.bindings } : { validatingPolicies: [policy.policy], validatingBindings: policy.bindings };
 }

@@ -39,28 +39,9 @@ export async function registerServedPolicies(config: ServerConfig['policies'], l
         );
       }
     }
-    entries.push({ webhook: servedWebhook(policy, param), handler: servedPolicyHandler(policy, () => engine, param, apiConnection), source: `policy ${policy.name}` });
+    entries.push({ webhook: servedWebhook(policy, param), handler: servedPolicyHandler(policy, engine, param, apiConnection), source: `policy ${policy.name}` });
   }
-  const compiling = Date.now();
-  for (const policy of policies) compile(engine, policy);
-  log.info({ policies: policies.length, ms: Date.now() - compiling }, 'served policies compiled');
   return entries;
-}
-
-/**
- * The plugin compiles a policy when a request first meets it, and keeps it by its content: a request that matches
- * nothing compiles every policy now, at start, so that no review waits for it.
- */
-function compile(engine: PolicyEngine, policy: ServedPolicy): void {
-  const kind = { group: 'shaper-gen.io', version: 'v1', kind: 'CompileOnly' };
-  engine.admit({
-    input: {
-      request: { uid: 'compile', kind, resource: { group: kind.group, version: kind.version, resource: 'compileonly' }, operation: 'CREATE', userInfo: { username: 'shaper-gen' }, dryRun: true },
-      object: null,
-    },
-    ...(policy.mutating ? { mutatingPolicies: [policy.policy], mutatingBindings: policy.bindings } : { validatingPolicies: [policy.policy], validatingBindings: policy.bindings }),
-    admissionOnly: true,
-  });
 }
 
 function servedWebhook(policy: ServedPolicy, param: ParamResource | undefined): ResolvedWebhook {
