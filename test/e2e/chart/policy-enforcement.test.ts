@@ -30,10 +30,10 @@ async function render(options: HelmOptions) {
   return {
     objects,
     policies: objects.filter((o) => POLICY_KINDS.includes(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`),
-    served: (config.policies?.served ?? []).map((entry) => entry.path),
-    servedObjects: (config.policies?.served ?? []).map((entry) => parseAllDocuments(entry.objects!).map((document) => document.toJS() as K8sObject)),
-    policyEntries: [...entries('ValidatingWebhookConfiguration'), ...entries('MutatingWebhookConfiguration')].filter((entry) => /-policy-/.test(entry.clientConfig.service.path)),
-    expectedPaths: config.expectedPaths ?? [],
+    served: config.policies.served.map((entry) => entry.path),
+    servedObjects: config.policies.served.map((entry) => parseAllDocuments(entry.objects).map((document) => document.toJS() as K8sObject)),
+    policyEntries: [...entries('ValidatingWebhookConfiguration'), ...entries('MutatingWebhookConfiguration')].filter((entry) => entry.clientConfig.service.path.includes('-policy-')),
+    expectedPaths: config.expectedPaths,
     rules: findObject(objects, 'ClusterRole').rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[],
     resources: container.resources,
     nodeOptions: container.env.find((variable: { name: string }) => variable.name === 'NODE_OPTIONS').value,
@@ -75,7 +75,7 @@ describe('policy enforcement in the chart', () => {
       },
     ]);
     // The objects the server enforces are exactly the ones the API server is given where it serves the kind (rendered for 1.37).
-    const asPolicies = (await render({ kubeVersion: '1.37.0' })).objects.filter((o) => o.metadata?.name === MUTATING && o.kind.startsWith('MutatingAdmissionPolicy'));
+    const asPolicies = (await render({ kubeVersion: '1.37.0' })).objects.filter((o) => o.metadata.name === MUTATING && o.kind.startsWith('MutatingAdmissionPolicy'));
     expect(rendered.servedObjects).toEqual([asPolicies]);
     expect(rendered.rules).toEqual([
       { apiGroups: ['shaper.io'], resources: ['profiles'], verbs: ['get', 'list', 'watch'] },
