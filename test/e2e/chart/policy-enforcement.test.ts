@@ -41,7 +41,11 @@ async function render(options: HelmOptions) {
 }
 
 const apiObjects = (...names: string[]) =>
-  names.flatMap((name) => (name === MUTATING ? ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'] : ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']).map((kind) => `${kind}/${name}`)).sort();
+  names
+    .flatMap((name) =>
+      (name === MUTATING ? ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'] : ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']).map((kind) => `${kind}/${name}`),
+    )
+    .sort();
 const DEFAULT_RESOURCES = { requests: { cpu: '50m', memory: '96Mi' }, limits: { memory: '256Mi' } };
 const HEAP = '--max-semi-space-size=4 --max-old-space-size=112';
 

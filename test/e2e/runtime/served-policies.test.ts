@@ -78,11 +78,20 @@ beforeAll(async () => {
     },
   };
   writeFileSync(path.join(dir, 'config.yaml'), JSON.stringify(config));
-  writeFileSync(
+  writeFileSync(path.join(dir, 'objects.yaml'), 'namespaces:\n  - { apiVersion: v1, kind: Namespace, metadata: { name: team-a } }\ncustomresourcedefinitions.apiextensions.k8s.io: []\n');
+  server = serve([
+    '--dev',
+    '--config',
+    path.join(dir, 'config.yaml'),
+    '--objects',
     path.join(dir, 'objects.yaml'),
-    'namespaces:\n  - { apiVersion: v1, kind: Namespace, metadata: { name: team-a } }\ncustomresourcedefinitions.apiextensions.k8s.io: []\n',
-  );
-  server = serve(['--dev', '--config', path.join(dir, 'config.yaml'), '--objects', path.join(dir, 'objects.yaml'), '--port', String(port), '--health-port', String(health), '--metrics-port', '0']);
+    '--port',
+    String(port),
+    '--health-port',
+    String(health),
+    '--metrics-port',
+    '0',
+  ]);
   await waitReady(health, server);
 }, 60_000);
 
@@ -166,8 +175,14 @@ describe('a policy served by serve', () => {
   });
 
   it('refuses a configuration whose objects are not a policy with its bindings, in one line, and does not start', async () => {
-    writeFileSync(path.join(dir, 'bad.yaml'), JSON.stringify({ apiVersion: 'shaper-gen.io/v1alpha1', kind: 'ServerConfig', handlers: [], policies: { served: [{ path: '/validate-policy-x', objects: VALIDATING.split('---')[0] }] } }));
+    writeFileSync(
+      path.join(dir, 'bad.yaml'),
+      JSON.stringify({ apiVersion: 'shaper-gen.io/v1alpha1', kind: 'ServerConfig', handlers: [], policies: { served: [{ path: '/validate-policy-x', objects: VALIDATING.split('---')[0] }] } }),
+    );
     const bad = serve(['--dev', '--config', path.join(dir, 'bad.yaml'), '--port', '0', '--health-port', '0', '--metrics-port', '0']);
-    expect([await bad.exited, bad.output()]).toEqual([1, 'shaper-gen serve: policies.served[0].objects: no ValidatingAdmissionPolicyBinding for names.example.com: a policy without a binding does nothing\n']);
+    expect([await bad.exited, bad.output()]).toEqual([
+      1,
+      'shaper-gen serve: policies.served[0].objects: no ValidatingAdmissionPolicyBinding for names.example.com: a policy without a binding does nothing\n',
+    ]);
   });
 });
