@@ -1,4 +1,5 @@
 /** Throwaway TypeScript projects on disk that depend on this shaper-gen checkout. */
+import { GENERATED_CHART_TEMPLATES } from '../../generator/src/chart/generated-templates.js';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,13 +67,13 @@ export function createFixtureProject(files: Record<string, string>, options: Fix
   else symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'shaper-gen'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'generator'), path.join(dir, 'node_modules', '@shaper-gen', 'generator'), 'dir');
   symlinkSync(path.join(REPO_ROOT, 'node_modules/@kubernetes'), path.join(dir, 'node_modules/@kubernetes'), 'dir');
-  const generated = /(^_webhook-paths\.tpl|^_rbac-rules\.tpl|^_policy-enforcement\.tpl|webhook-configuration\.yaml|^(validating|mutating)-admission-policies\.yaml)$/;
+  const generated = new Set(GENERATED_CHART_TEMPLATES);
   const chart = path.join(REPO_ROOT, 'charts/shaper-webhooks');
   // The sample's generated CRDs (templates/crds/) are not the fixture's either.
   const generatedCrds = path.join(chart, 'templates', 'crds');
   cpSync(chart, path.join(dir, 'charts/shaper-webhooks'), {
     recursive: true,
-    filter: (source) => !generated.test(path.basename(source)) && source !== generatedCrds && !source.startsWith(generatedCrds + path.sep),
+    filter: (source) => !generated.has(path.basename(source)) && source !== generatedCrds && !source.startsWith(generatedCrds + path.sep),
   });
   for (const [name, content] of Object.entries(files)) project.write(name, content);
   return project;

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { diagnosticIn, type Diagnostic } from '../diagnostics.js';
+import { POLICY_ENFORCEMENT_FILE, RBAC_RULES_FILE } from './generated-templates.js';
 
 export const CHART_CONTRACT = {
   /** Helpers `<chart name>.<helper>` the generated webhook configurations include. */
@@ -69,11 +70,11 @@ export function chartContractProblems(chartDir: string, chartName: string, grant
     );
   }
   const rbacHelper = `${chartName}.${CHART_CONTRACT.rbacHelper}`;
-  if (grantsRbac && !templates.some((t) => t.file !== '_rbac-rules.tpl' && t.text.includes(`"${rbacHelper}"`))) {
+  if (grantsRbac && !templates.some((t) => t.file !== RBAC_RULES_FILE && t.text.includes(`"${rbacHelper}"`))) {
     at(path.join(chartDir, 'templates'), `webhooks declare rbac or cache, but no template includes "${rbacHelper}": the server's ServiceAccount would not get those permissions`);
   }
   const servedHelper = `${chartName}.${CHART_CONTRACT.servedPoliciesHelper}`;
-  if (policies && !templates.some((t) => t.file !== '_policy-enforcement.tpl' && t.text.includes(`"${servedHelper}"`))) {
+  if (policies && !templates.some((t) => t.file !== POLICY_ENFORCEMENT_FILE && t.text.includes(`"${servedHelper}"`))) {
     at(
       path.join(chartDir, 'templates', '_helpers.tpl'),
       `the sources declare policies, but no template includes "${servedHelper}" in the server's configuration (policies.served): where the API server does not serve a policy's kind, the server would not enforce it`,

@@ -11,9 +11,10 @@ import { chartContractProblems } from '../chart/chart-contract.js';
 import { diagnosticIn, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { GeneratorConfig } from '../config.js';
 import { pathsModel } from '../chart/paths-model.js';
-import { MUTATING_POLICIES_FILE, POLICY_ENFORCEMENT_FILE, policiesModel, servedPoliciesModel, VALIDATING_POLICIES_FILE } from '../policy/model.js';
+import { policiesModel, servedPoliciesModel } from '../policy/model.js';
 import { servedPolicyRbacRules } from '../policy/served-reads.js';
 import { helmHelpers } from '../chart/helm-helpers.js';
+import { MUTATING_POLICIES_FILE, POLICY_ENFORCEMENT_FILE, RBAC_RULES_FILE, VALIDATING_POLICIES_FILE, WEBHOOK_PATHS_FILE } from '../chart/generated-templates.js';
 import { CONFIGURATION_KINDS, configurationsModel, rbacRulesModel } from '../webhook/model.js';
 import { handlersIndexModel } from './handlers-index.js';
 import type { GeneratedFile } from './output.js';
@@ -134,7 +135,7 @@ function chartFiles(
   files.push({ path: path.join(chartTemplates, VALIDATING_POLICIES_FILE), content: templates.validatingPolicies(policiesModel(policies, 'validating', chartName, config.root)) });
   files.push({ path: path.join(chartTemplates, MUTATING_POLICIES_FILE), content: templates.mutatingPolicies(policiesModel(policies, 'mutating', chartName, config.root)) });
   files.push({
-    path: path.join(chartTemplates, '_webhook-paths.tpl'),
+    path: path.join(chartTemplates, WEBHOOK_PATHS_FILE),
     content: templates.webhookPaths(
       pathsModel(
         webhooks.map((w) => w.webhook),
@@ -146,7 +147,7 @@ function chartFiles(
     ),
   });
   files.push({
-    path: path.join(chartTemplates, '_rbac-rules.tpl'),
+    path: path.join(chartTemplates, RBAC_RULES_FILE),
     content: templates.rbacRules(
       rbacRulesModel(
         webhooks.map((w) => w.webhook),

@@ -4,10 +4,6 @@ import { helmHelpers, selectorModel, sourceOf } from '../chart/helm-helpers.js';
 import { compareText } from '../compare-text.js';
 import type { DecoratedPolicy } from './scan-policy.js';
 
-export const VALIDATING_POLICIES_FILE = 'validating-admission-policies.yaml';
-export const MUTATING_POLICIES_FILE = 'mutating-admission-policies.yaml';
-export const POLICY_ENFORCEMENT_FILE = '_policy-enforcement.tpl';
-
 /** The policies of one kind (`validating` or `mutating`), sorted by name, as the policy templates read them. */
 export function policiesModel(policies: readonly DecoratedPolicy[], kind: 'validating' | 'mutating', chartName: string, root: string) {
   return { helpers: helmHelpers(chartName), policies: sortedPolicies(policies, kind).map((decorated) => policyModel(decorated, root)) };

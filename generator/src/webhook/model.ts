@@ -1,13 +1,14 @@
 /** Turns scanned webhooks into the sorted, plain data the webhook configuration and RBAC templates render. */
 import { mergeRbacRules, rbacRulesOf, type ResolvedWebhook } from 'shaper-gen/internal/generator';
+import { MUTATING_WEBHOOK_CONFIGURATION_FILE, VALIDATING_WEBHOOK_CONFIGURATION_FILE } from '../chart/generated-templates.js';
 import { helmHelpers, selectorModel, sourceOf } from '../chart/helm-helpers.js';
 import { compareText } from '../compare-text.js';
 import type { DecoratedWebhook } from './scan-webhook.js';
 import type { ServedPolicyModel } from '../policy/model.js';
 
 export const CONFIGURATION_KINDS = [
-  { kind: 'MutatingWebhookConfiguration', mutating: true, fileName: 'mutating-webhook-configuration.yaml' },
-  { kind: 'ValidatingWebhookConfiguration', mutating: false, fileName: 'validating-webhook-configuration.yaml' },
+  { kind: 'MutatingWebhookConfiguration', mutating: true, fileName: MUTATING_WEBHOOK_CONFIGURATION_FILE },
+  { kind: 'ValidatingWebhookConfiguration', mutating: false, fileName: VALIDATING_WEBHOOK_CONFIGURATION_FILE },
 ] as const;
 
 /**

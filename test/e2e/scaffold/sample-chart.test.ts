@@ -7,17 +7,11 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GENERATED_CHART_TEMPLATES } from '../../../generator/src/chart/generated-templates.js';
 import { chartScaffold, type ChartVariables } from '../../../generator/src/init/scaffold.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 
-const GENERATED = [
-  'templates/_rbac-rules.tpl',
-  'templates/_webhook-paths.tpl',
-  'templates/mutating-webhook-configuration.yaml',
-  'templates/validating-admission-policies.yaml',
-  'templates/mutating-admission-policies.yaml',
-  'templates/validating-webhook-configuration.yaml',
-];
+const GENERATED = GENERATED_CHART_TEMPLATES.map((file) => `templates/${file}`);
 
 describe('charts/shaper-webhooks', () => {
   it('is the chart scaffold filled in for the sample, plus the generated files', () => {

@@ -1,18 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { GENERATED_CHART_TEMPLATES, VALIDATING_WEBHOOK_CONFIGURATION_FILE, WEBHOOK_PATHS_FILE } from '../../../../generator/src/chart/generated-templates.js';
 import { runManifests } from '../../../../generator/src/manifests/run-manifests.js';
 import { createFixtureProject, type FixtureProject } from '../../../support/fixture-project.js';
 
-const GENERATED = [
-  'charts/shaper-webhooks/templates/mutating-webhook-configuration.yaml',
-  'charts/shaper-webhooks/templates/validating-webhook-configuration.yaml',
-  'charts/shaper-webhooks/templates/_webhook-paths.tpl',
-  'charts/shaper-webhooks/templates/_rbac-rules.tpl',
-  'src/webhooks.generated.ts',
-  'charts/shaper-webhooks/templates/validating-admission-policies.yaml',
-  'charts/shaper-webhooks/templates/mutating-admission-policies.yaml',
-  'charts/shaper-webhooks/templates/_policy-enforcement.tpl',
-];
+const chartFile = (file: string) => `charts/shaper-webhooks/templates/${file}`;
+const GENERATED = [...GENERATED_CHART_TEMPLATES.map(chartFile), 'src/webhooks.generated.ts'];
 
 const HOOKS = `import { Webhook } from 'shaper-gen';
 const rules = [{ groups: ['shaper.io'], versions: ['v1alpha1'], resources: ['profiles'], operations: ['CREATE', 'UPDATE'] }] as const;
@@ -60,7 +53,7 @@ describe('shaper-gen manifests', () => {
 
   it('sorts configurations and webhooks; the index imports each file once, naming its classes, and aliases clashing class names', async () => {
     await runManifests({}, project.dir);
-    const validating = project.read(GENERATED[1]!);
+    const validating = project.read(chartFile(VALIDATING_WEBHOOK_CONFIGURATION_FILE));
     const names = [...validating.matchAll(/- name: "([^"]+)"/g)].map((m) => m[1]);
     expect(names).toEqual(['validate-zeta-two.shaper-gen.io', 'validate-zeta.shaper.io', 'validate-alpha.shaper.io']);
     expect(validating.match(/^ {2}name: .*$/gm)).toEqual(['  name: {{ include "shaper-webhooks.fullname" $ }}', '  name: {{ include "shaper-webhooks.fullname" $ }}-second']);
@@ -81,7 +74,7 @@ describe('shaper-gen manifests', () => {
         '',
       ].join('\n'),
     );
-    expect(project.read(GENERATED[2]!)).toContain('- "/mutate-beta"\n- "/validate-alpha"\n- "/validate-zeta"\n- "/validate-zeta-two"');
+    expect(project.read(chartFile(WEBHOOK_PATHS_FILE))).toContain('- "/mutate-beta"\n- "/validate-alpha"\n- "/validate-zeta"\n- "/validate-zeta-two"');
   });
 
   it('--check passes on fresh files and fails with a summary on stale or missing ones', async () => {
@@ -90,9 +83,9 @@ describe('shaper-gen manifests', () => {
     expect(printed(log)).toContain('generated files are up to date (4 webhooks)');
 
     project.write('src/hooks.ts', HOOKS.replace("path: '/validate-zeta'", "path: '/validate-omega'"));
-    const before = readFileSync(project.file(GENERATED[1]!), 'utf8');
+    const before = readFileSync(project.file(chartFile(VALIDATING_WEBHOOK_CONFIGURATION_FILE)), 'utf8');
     expect(await runManifests({ check: true }, project.dir)).toBe(1);
-    expect(readFileSync(project.file(GENERATED[1]!), 'utf8')).toBe(before);
+    expect(readFileSync(project.file(chartFile(VALIDATING_WEBHOOK_CONFIGURATION_FILE)), 'utf8')).toBe(before);
     const report = printed(error);
     expect(report).toMatch(/^shaper-gen: \d+ generated files are stale; run `shaper-gen manifests` and commit the result:/);
     expect(report).toMatch(/charts\/shaper-webhooks\/templates\/validating-webhook-configuration\.yaml: line \d+: expected ".*", found ".*"/);
