@@ -32,6 +32,7 @@ import {
   storeObjects,
   type PolicyCluster,
   type PolicyOutcome,
+  canonical,
 } from './policy-differential/cluster.js';
 import type { Obj, PolicyCase } from './policy-differential/cases.js';
 import { mutatingCases } from './policy-differential/mutating-cases.js';
@@ -40,8 +41,6 @@ import { GADGET_CRD, MUTATING_FIXTURE_NAMESPACES, MUTATING_FIXTURES } from './po
 
 const log = (line: string) => process.stderr.write(`mutating policies: ${line}\n`);
 const POLICY_CLASSES = [AssignmentProfileLabelPolicy, ...MUTATING_FIXTURES];
-/** What the API server sets on every object it stores (or would): not the policies' doing. */
-const SERVER_FIELDS = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'];
 
 interface Outcome extends PolicyOutcome {
   object?: unknown;
@@ -82,16 +81,6 @@ async function judgeExpressions(): Promise<void> {
     };
     compiled.push({ case: c, ours, server: await serverCompiles(client!, 'mutatingadmissionpolicies', object, c.expression) });
   }
-}
-
-/** JSON with object keys sorted, the server-set metadata left out: equal text, equal objects. */
-function canonical(value: unknown, key?: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => canonical(item));
-  if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.entries(value)
-    .filter(([k]) => key !== 'metadata' || !SERVER_FIELDS.includes(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v, k)]));
 }
 
 async function generatePolicies(workDir: string): Promise<K8sObject[]> {

@@ -35,11 +35,23 @@ import { helmTemplate, type K8sObject } from '../support/helm.js';
 import { serve, waitReady, type ServeProcess } from '../support/serve-process.js';
 import { servedPolicyWebhookName } from '../../runtime/policy/served/webhook-name.js';
 import { collectionPath, type ApiClient } from './policy-differential/api-client.js';
-import { createNamespaces, generatePolicyChart, installCrds, itemPath, ok, startPolicyCluster, storeObjects, type PolicyCluster, type PolicyOutcome } from './policy-differential/cluster.js';
+import {
+  createNamespaces,
+  generatePolicyChart,
+  installCrds,
+  itemPath,
+  ok,
+  startPolicyCluster,
+  storeObjects,
+  type PolicyCluster,
+  type PolicyOutcome,
+  canonical,
+} from './policy-differential/cluster.js';
 import { policyCases, PROFILES_NAMESPACE, WORKLOADS_NAMESPACE, type Obj, type PolicyCase } from './policy-differential/cases.js';
 import { FIXTURE_NAMESPACES } from './policy-differential/fixtures.js';
 import { mutatingCases } from './policy-differential/mutating-cases.js';
 import { GADGET_CRD, MUTATING_FIXTURE_NAMESPACES } from './policy-differential/mutating-fixtures.js';
+import { servedEntry } from './policy-differential/served-entry.js';
 import { AUTHZ_NAMESPACE, AUTHZ_POLICY_NAME, authzCases, authzPolicyObjects, authzRbac, authzWebhookEntry } from './policy-differential/authorizer-policy.js';
 import { PARAM_NAMESPACES, PARAM_POLICY_NAME, paramCases, paramConfigMaps, paramPolicyObjects, paramWebhookEntry } from './policy-differential/param-policies.js';
 
@@ -56,8 +68,6 @@ const WEBHOOK_RESOURCES: Readonly<Record<string, string>> = {
   ValidatingWebhookConfiguration: 'validatingwebhookconfigurations',
   MutatingWebhookConfiguration: 'mutatingwebhookconfigurations',
 };
-/** What the API server sets on every object it stores (or would): not the policies' doing. */
-const SERVER_FIELDS = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'];
 const MARKERS_NAMESPACE = 'served-markers';
 const PARAM_RESOURCE = { group: '', version: 'v1', resource: 'configmaps' };
 /** The validating differential's fixtures are named under it (policy-differential/fixtures.ts). */
@@ -80,16 +90,6 @@ let asWebhooks: K8sObject[] = [];
 let served: { path: string; objects: string }[] = [];
 let stored = new Map<string, Obj>();
 const compared: { case: PolicyCase; api: Outcome; serve: Outcome }[] = [];
-
-/** JSON with object keys sorted, the server-set metadata left out: equal text, equal objects. */
-function canonical(value: unknown, key?: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => canonical(item));
-  if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.entries(value)
-    .filter(([k]) => key !== 'metadata' || !SERVER_FIELDS.includes(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v, k)]));
-}
 
 /** The object sent: for an UPDATE, the stored one (resourceVersion and all) with the case's labels, data and spec. */
 function sentObject(c: PolicyCase): Obj | undefined {
@@ -185,17 +185,9 @@ function servedConfigurations(markerUrl: (mutating: boolean) => string, caBundle
   return byKind(asWebhooks, kinds).map((configuration) => {
     const mutating = configuration.kind === 'MutatingWebhookConfiguration';
     const entries = (configuration.webhooks as { clientConfig: { url: string } }[]).filter((entry) => /\/(validate|mutate)-policy-/.test(new URL(entry.clientConfig.url).pathname));
-    const marker = {
-      name: mutating ? 'marker-m.served.shaper-gen.io' : 'marker-v.served.shaper-gen.io',
-      admissionReviewVersions: ['v1'],
-      clientConfig: { url: markerUrl(mutating), caBundle },
-      failurePolicy: 'Fail',
-      sideEffects: 'None',
-      timeoutSeconds: 10,
-      rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], scope: '*' }],
-      objectSelector: { matchLabels: { [mutating ? 'marker-m' : 'marker-v']: 'yes' } },
-      ...(mutating && { reinvocationPolicy: 'Never' }),
-    };
+    const marker = mutating
+      ? servedEntry('marker-m.served.shaper-gen.io', markerUrl(true), caBundle, 'marker-m', true)
+      : servedEntry('marker-v.served.shaper-gen.io', markerUrl(false), caBundle, 'marker-v');
     return { ...configuration, metadata: { name: `served-${configuration.metadata.name}` }, webhooks: [...entries, ...(mutating ? [] : extraValidating), marker] };
   });
 }

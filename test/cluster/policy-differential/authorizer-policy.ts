@@ -5,6 +5,7 @@
  * answers with SubjectAccessReviews where it enforces the policy.
  */
 import type { Obj, PolicyCase } from './cases.js';
+import { servedEntry } from './served-entry.js';
 
 export const AUTHZ_POLICY_NAME = 'authz.served.shaper-gen.io';
 export const AUTHZ_NAMESPACE = 'sp-authz';
@@ -64,16 +65,7 @@ export function authzCases(): PolicyCase[] {
   }));
 }
 
-/** The entry that stands in for the policy where serve enforces it. */
+/** The webhook entry that stands in for the policy where serve enforces it. */
 export function authzWebhookEntry(url: string, caBundle: string): object {
-  return {
-    name: AUTHZ_POLICY_NAME,
-    admissionReviewVersions: ['v1'],
-    clientConfig: { url, caBundle },
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    timeoutSeconds: 10,
-    rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], scope: '*' }],
-    objectSelector: { matchLabels: { [CASE_LABEL]: 'yes' } },
-  };
+  return servedEntry(AUTHZ_POLICY_NAME, url, caBundle, CASE_LABEL);
 }

@@ -165,3 +165,16 @@ export async function serverCompiles(client: ApiClient, resource: string, object
   if (answer.status !== 201 && answer.status !== 422) throw new Error(`unexpected ${answer.status} for ${expression}: ${JSON.stringify(answer.body).slice(0, 300)}`);
   return answer.status === 201 ? undefined : (answer.body as { message: string }).message;
 }
+
+/** What the API server sets on every object it stores (or would): not the policies' doing. */
+const SERVER_FIELDS = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'];
+
+/** JSON with object keys sorted, the server-set metadata left out: equal text, equal objects. */
+export function canonical(value: unknown, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => canonical(item));
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value)
+    .filter(([k]) => key !== 'metadata' || !SERVER_FIELDS.includes(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v, k)]));
+}

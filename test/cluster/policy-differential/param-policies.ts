@@ -7,6 +7,7 @@
  * does.
  */
 import type { Obj, PolicyCase } from './cases.js';
+import { servedEntry } from './served-entry.js';
 
 export const PARAM_POLICY_NAME = 'param-limit.served.shaper-gen.io';
 const CONFIGMAP = { kind: { group: '', version: 'v1', kind: 'ConfigMap' }, resource: { group: '', version: 'v1', resource: 'configmaps' } };
@@ -80,16 +81,7 @@ export function paramCases(): PolicyCase[] {
   );
 }
 
-/** The webhook entry that stands in for the policy where serve enforces it (as the chart renders one). */
+/** The webhook entry that stands in for the policy where serve enforces it. */
 export function paramWebhookEntry(url: string, caBundle: string): object {
-  return {
-    name: PARAM_POLICY_NAME,
-    admissionReviewVersions: ['v1'],
-    clientConfig: { url, caBundle },
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    timeoutSeconds: 10,
-    rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], scope: '*' }],
-    objectSelector: { matchLabels: { [CASE_LABEL]: 'yes' } },
-  };
+  return servedEntry(PARAM_POLICY_NAME, url, caBundle, CASE_LABEL);
 }
