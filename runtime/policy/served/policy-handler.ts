@@ -28,6 +28,7 @@ export function servedPolicyReads(mutating: boolean, param: CachedResource | und
 export function servedPolicyHandler(policy: ServedPolicy, engine: PolicyEngine, param: ParamResource | undefined, apiConnection: () => ApiConnection): CustomValidator | CustomDefaulter {
   // Compiled now, at start: the plugin would compile it when the first review meets it.
   const policySet = engine.register(policySetOf(policy));
+  const paramNamespaces = bindingParamNamespaces(policy);
   const decide = async (ctx: AdmissionContext): Promise<AdmitAnswer> => {
     if (!(ctx instanceof RequestContext)) throw new Error(`policy ${policy.name} is served by shaper-gen serve only`);
     const { object, oldObject, ...request } = ctx.review;
@@ -39,7 +40,7 @@ export function servedPolicyHandler(policy: ServedPolicy, engine: PolicyEngine, 
       policySet,
       // A validating policy's answer is its decision: the object would come back unchanged.
       omitObject: !policy.mutating,
-      params: param ? await ctx.cache.list(param.resource) : [],
+      params: param ? await paramsFor(ctx, param, paramNamespaces, request.namespace) : [],
       paramScopes: param && policy.paramKind ? { [`${policy.paramKind.apiVersion}/${policy.paramKind.kind}`]: param.scope } : {},
       namespaces: namespace ? [namespace] : [],
       crds: crd ? [crd] : [],
@@ -80,4 +81,22 @@ function isCustomGroup(group: string): boolean {
 
 function policySetOf(policy: ServedPolicy): PolicySet {
   return policy.mutating ? { mutatingPolicies: [policy.policy], mutatingBindings: policy.bindings } : { validatingPolicies: [policy.policy], validatingBindings: policy.bindings };
+}
+
+/** Each binding's paramRef.namespace; undefined for a binding that takes the request's namespace. */
+function bindingParamNamespaces(policy: ServedPolicy): (string | undefined)[] {
+  return policy.bindings.map((binding) => {
+    const spec = binding.spec as { paramRef?: { namespace?: string } } | undefined;
+    return spec?.paramRef?.namespace || undefined;
+  });
+}
+
+/**
+ * The objects a binding's paramRef can select, as the plugin looks them up: a namespaced paramKind's in the
+ * paramRef's namespace, else the request's; a cluster-scoped one's all. Only those travel to the engine.
+ */
+async function paramsFor(ctx: AdmissionContext, param: ParamResource, namespaces: readonly (string | undefined)[], requestNamespace: string | undefined): Promise<unknown[]> {
+  if (param.scope === 'Cluster') return ctx.cache.list(param.resource);
+  const wanted = new Set(namespaces.map((namespace) => namespace ?? requestNamespace).filter((namespace): namespace is string => !!namespace));
+  return (await Promise.all([...wanted].map((namespace) => ctx.cache.list(param.resource, namespace)))).flat();
 }
