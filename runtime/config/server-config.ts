@@ -98,7 +98,7 @@ export const SERVER_CONFIG_SCHEMA = {
       type: 'object',
       fields: {
         ...listener,
-        /** Liveness fails once the main thread has not run for this long (probes are answered from a worker thread). */
+        /** Liveness fails once the main thread has not run for this long (a probe waiting behind a busy thread is answered when it runs again). */
         stallSeconds: { type: 'integer', min: 1, max: 600 },
       },
     },

@@ -7,10 +7,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { admit, failedCallResponse, handlerDeadlineMs, isThenable, timeoutResponse, type AdmitResult } from '../webhook/admission/admit.js';
-import { decodeReview, erroredResponse, identifyReview, responseCode, reviewOf, type AdmissionRequest, type ReviewApiVersion, type ReviewIdentity } from '../webhook/admission/review.js';
+import { decodeReview, erroredResponse, identifyReview, responseCode, reviewOf, type AdmissionRequest, type ReviewIdentity } from '../webhook/admission/review.js';
 import type { KubeClient } from '../webhook/contract.js';
 import type { ObjectSource } from '../cache/object-source.js';
-import { readBody } from './body.js';
+import { collectBody, type BodyResult } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 import type { RegisteredWebhook } from './registry.js';
@@ -51,14 +51,9 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     send(res, 200, reviewOf(apiVersion, failedCallResponse(webhook, uid, code, `webhook ${webhook.name} (${webhook.path}) cannot review this request: ${reason}`)));
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, started: bigint) => {
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'POST');
-      reject(res, 405, `method ${req.method} not allowed; admission webhooks take POST`);
-      return;
-    }
-    // The body first: every refusal below names the request's uid, as the API server requires of any answer.
-    const read = await readBody(req, deps.maxRequestBytes);
+  // Synchronous from the body's end to the response when the handler is (no promise, no timer, no microtask per
+  // request); a promise only when the heap is short or the handler returns one.
+  const handle = (req: IncomingMessage, res: ServerResponse, read: BodyResult, started: bigint): void | Promise<void> => {
     const unsupported = unsupportedHeaders(req, 'admission reviews');
     if (!read.ok) {
       const identity = identifyReview(read.head ?? '');
@@ -84,33 +79,59 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
       );
       return;
     }
+    const release = deps.memory.tryAcquire(cost);
+    const text = { body: read.body, depthChecked };
+    if (release) return review(res, text, release, 0, started);
+    return waitForHeap(res, text, cost, started);
+  };
+  const waitForHeap = async (res: ServerResponse, text: ReviewText, cost: number, started: bigint): Promise<void> => {
     const deadlineMs = handlerDeadlineMs(webhook);
     const waitStarted = Date.now();
-    const release = deps.memory.tryAcquire(cost) ?? (await deps.memory.acquire(cost, deadlineMs));
+    const release = await deps.memory.acquire(cost, deadlineMs);
     if (!release) {
-      const { apiVersion = 'admission.k8s.io/v1', uid = '' } = identifyReview(read.body);
+      const { apiVersion = 'admission.k8s.io/v1', uid = '' } = identifyReview(text.body);
       log.warn({ uid, cost, inUse: deps.memory.bytesInUse }, 'no heap for this review within its deadline');
       deps.metrics.countRejected(504);
       send(res, 200, reviewOf(apiVersion, timeoutResponse(webhook, uid, deadlineMs)));
       return;
     }
-    let result: AdmitResult;
-    let apiVersion: ReviewApiVersion;
-    let request: AdmissionRequest;
+    return review(res, text, release, Date.now() - waitStarted, started);
+  };
+  // Decodes, admits and answers; `release` gives back the review's heap once the response is written.
+  const review = (res: ServerResponse, { body, depthChecked }: ReviewText, release: () => void, waitedMs: number, started: bigint): void | Promise<void> => {
+    let pending: Promise<void> | undefined;
     try {
-      const decoded = decodeReview(read.body, depthChecked);
+      const decoded = decodeReview(body, depthChecked);
       if ('error' in decoded) {
         (decoded.exceedsLimit ? cannotReview : reject)(res, 400, decoded.error, decoded);
         return;
       }
-      ({ apiVersion, request } = decoded.review);
-      const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs: Date.now() - waitStarted, decodedFromJson: true });
-      result = isThenable(admitted) ? await admitted : admitted;
-      send(res, 200, reviewOf(apiVersion, result.response));
+      const { apiVersion, request } = decoded.review;
+      const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs: handlerDeadlineMs(webhook), waitedMs, decodedFromJson: true });
+      if (!isThenable(admitted)) {
+        send(res, 200, reviewOf(apiVersion, admitted.response));
+        release();
+        recordAnswer(request, admitted, started);
+        return;
+      }
+      pending = admitted.then(
+        (result) => {
+          try {
+            send(res, 200, reviewOf(apiVersion, result.response));
+          } finally {
+            release();
+          }
+          recordAnswer(request, result, started);
+        },
+        (error: unknown) => {
+          release();
+          throw error;
+        },
+      );
+      return pending;
     } finally {
-      release();
+      if (!pending) release();
     }
-    recordAnswer(request, result, started);
   };
   // What an answered review leaves behind: its metrics and its log line.
   const recordAnswer = (request: AdmissionRequest, result: AdmitResult, started: bigint): void => {
@@ -137,10 +158,35 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     else res.destroy();
     finished();
   };
+  const afterBody = (req: IncomingMessage, res: ServerResponse, read: BodyResult, started: bigint): void => {
+    let handled: void | Promise<void>;
+    try {
+      handled = handle(req, res, read, started);
+    } catch (error) {
+      failed(error, res);
+      return;
+    }
+    if (handled) handled.then(finished, (error: unknown) => failed(error, res));
+    else finished();
+  };
   return (req, res) => {
     series.inFlight.value++;
-    handle(req, res, process.hrtime.bigint()).then(finished, (error: unknown) => failed(error, res));
+    const started = process.hrtime.bigint();
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      reject(res, 405, `method ${req.method} not allowed; admission webhooks take POST`);
+      finished();
+      return;
+    }
+    // The body first: every refusal names the request's uid, as the API server requires of any answer.
+    collectBody(req, deps.maxRequestBytes, (read) => afterBody(req, res, read, started));
   };
+}
+
+/** A review's body, and whether the heap estimate's pass already checked its nesting depth. */
+interface ReviewText {
+  readonly body: string;
+  readonly depthChecked: boolean;
 }
 
 function mib(bytes: number): string {

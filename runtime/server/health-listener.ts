@@ -1,7 +1,7 @@
 /**
- * The health port as WebhookServer runs it: liveness answered in the probe
- * thread (ProbeListener), readiness — and metrics, when they share the port —
- * asked of this thread within the kubelet's probe timeout.
+ * The health port as WebhookServer runs it (ProbeListener): liveness and
+ * readiness from the main thread's heartbeat, readiness's checks, and metrics
+ * when they share the port.
  */
 import type { ServerConfig } from '../config/server-config.js';
 import type { ServerMetrics } from './metrics.js';
@@ -9,8 +9,8 @@ import { metricsAnswer } from './metrics-listener.js';
 import { ProbeListener, type ProbeAnswer } from './probe-listener.js';
 import { TEXT } from './write-response.js';
 
-/** A readiness probe's answer must come back within the kubelet's default 1 s probe timeout. */
-const PROBE_RELAY_MS = 800;
+/** Readiness fails once the main thread has been busy for longer than this: the kubelet's default probe timeout is 1 s. */
+const BUSY_MS = 800;
 
 export interface HealthListenerOptions {
   readonly config: ServerConfig['health'];
@@ -29,5 +29,5 @@ export function startHealthListener({ config, readiness, metrics }: HealthListen
     if (path === '/metrics' && metrics) return metricsAnswer(metrics);
     return { status: 404, contentType: TEXT, body: `no probe at ${path}\n` };
   };
-  return ProbeListener.start({ port: config.port, bindAddress: config.bindAddress, stallMs: config.stallSeconds * 1000, relayMs: PROBE_RELAY_MS, answer });
+  return ProbeListener.start({ port: config.port, bindAddress: config.bindAddress, stallMs: config.stallSeconds * 1000, busyMs: BUSY_MS, answer });
 }

@@ -37,7 +37,7 @@ export async function startMetricsListener(config: ListenerConfig, metrics: Serv
   };
 }
 
-/** /metrics as the health listener's worker thread relays it. */
+/** /metrics as the health listener answers it when metrics share its port. */
 export async function metricsAnswer(metrics: ServerMetrics): Promise<ProbeAnswer> {
   return { status: 200, contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
 }

@@ -1,4 +1,4 @@
-/** A whole response in one write, with its length: how every listener outside the probe thread answers. */
+/** A whole response in one write, with its length: how every listener answers. */
 import type { ServerResponse } from 'node:http';
 
 export const TEXT = 'text/plain; charset=utf-8';
