@@ -64,9 +64,9 @@ type admitRequest struct {
 	PolicySet string `json:"policySet"`
 	// OmitObject leaves the object out of the answer (a caller that only needs the decision).
 	OmitObject bool `json:"omitObject"`
-	// AdmissionOnly leaves out what the API server does around the policy plugins (NamespaceLifecycle before
-	// them, the registry's validation of a custom resource between them): set by serve, which enforces a policy
-	// as a webhook inside the server's own chain, where the server still does both.
+	// AdmissionOnly leaves out what the API server does around the policy plugins (the registry's validation of a
+	// custom resource between them): set by serve, which enforces a policy as a webhook inside the server's own
+	// chain, where the server still does it.
 	AdmissionOnly bool `json:"admissionOnly"`
 }
 
@@ -118,7 +118,9 @@ func handleAdmit(raw json.RawMessage) (any, error) {
 	}
 	record := &recordingAttributes{Attributes: attributes.Attributes, annotations: map[string]string{}}
 	answer := admitAnswer{Warnings: []string{}, AuditAnnotations: record.annotations, Steps: []admitStep{}}
-	if namespace := record.GetNamespace(); namespace != "" && !request.AdmissionOnly && !declaresNamespace(request.Namespaces, namespace) {
+	// Also with AdmissionOnly: the matcher reads the namespace from the lister alone, and a namespace that is gone is
+	// refused as NamespaceLifecycle refuses it.
+	if namespace := record.GetNamespace(); namespace != "" && !declaresNamespace(request.Namespaces, namespace) {
 		// The NamespaceLifecycle plugin, before any policy, refuses a request into a namespace that does not exist.
 		return answer.refused(apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, namespace), record), nil
 	}

@@ -68,9 +68,10 @@ export interface AdmitRequest extends PolicySet {
   /** The CRDs whose schemas an ApplyConfiguration on a custom resource is merged by. */
   readonly crds?: readonly unknown[];
   /**
-   * Leave out what the API server does around the policy plugins — NamespaceLifecycle before them, the registry's
-   * validation of a custom resource between them — as `serve` does: it enforces a policy as a webhook inside the
-   * server's own chain, where the server still does both.
+   * Leave out what the API server does around the policy plugins — the registry's validation of a custom resource
+   * between them — as `serve` does: it enforces a policy as a webhook inside the server's own chain, where the
+   * server still does it. (A request's namespace must still be among `namespaces`: one that is gone is refused
+   * as NamespaceLifecycle refuses it.)
    */
   readonly admissionOnly?: boolean;
 }
