@@ -26,6 +26,11 @@ export function isDnsSubdomain(value: string): boolean {
   return value.length <= MAX_DNS_SUBDOMAIN && DNS_SUBDOMAIN.test(value);
 }
 
+/** A webhook's name, as the API server requires it: a DNS subdomain of at least three segments. */
+export function isWebhookName(value: string): boolean {
+  return isDnsSubdomain(value) && value.split('.').length >= 3;
+}
+
 /** An API group as rules and RBAC name it: "" (core), "*" or a DNS subdomain. */
 export function isApiGroupOrWildcard(group: string): boolean {
   return group === '' || group === '*' || isDnsSubdomain(group);

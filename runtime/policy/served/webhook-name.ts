@@ -4,12 +4,12 @@
  * annotations as for the policy; else the policy's name under
  * `policy.shaper-gen.io`. The chart's entry and `serve` both use this.
  */
-import { isDnsSubdomain } from '../../options/kubernetes-names.js';
+import { isWebhookName } from '../../options/kubernetes-names.js';
 
 export const SERVED_POLICY_NAME_SUFFIX = 'policy.shaper-gen.io';
 
 export function servedPolicyWebhookName(policyName: string): string {
-  return isDnsSubdomain(policyName) && policyName.split('.').length >= 3 ? policyName : `${policyName}.${SERVED_POLICY_NAME_SUFFIX}`;
+  return isWebhookName(policyName) ? policyName : `${policyName}.${SERVED_POLICY_NAME_SUFFIX}`;
 }
 
 /** The path `serve` answers a served policy at: `/validate-policy-<name>` or `/mutate-policy-<name>`. */

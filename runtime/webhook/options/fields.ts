@@ -8,7 +8,7 @@ import type { ProblemPath } from '../../problems.js';
 import { checkRbacRules } from '../rbac-options.js';
 import { describe, eachItem, expectArray, expectObjectWithKeys, expectString, oneOf, reportDuplicates, validOnly, type Checker, type Report } from '../../options/check.js';
 import { RULE_SPELLINGS } from '../../options/api-spellings.js';
-import { isApiGroupOrWildcard, isDnsLabel, isDnsSubdomain, isQualifiedName, isResourceReference, webhookPathProblem } from '../../options/kubernetes-names.js';
+import { isApiGroupOrWildcard, isDnsLabel, isQualifiedName, isResourceReference, isWebhookName, webhookPathProblem } from '../../options/kubernetes-names.js';
 import { checkLabelSelector } from '../../options/label-selector.js';
 import {
   ADMISSION_REVIEW_VERSIONS,
@@ -69,9 +69,7 @@ export const WEBHOOK_FIELDS: Fields<WebhookOptions> = {
     check: (value, path, report) => (typeof value === 'boolean' ? value : (report(path, `mutating must be true or false, got ${describe(value)}`), undefined)),
   },
   name: {
-    check: stringWhere((name) =>
-      isDnsSubdomain(name) && name.split('.').length >= 3 ? undefined : `name "${name}" must be a lower-case DNS subdomain with at least three segments, like "validate-profile.shaper.io"`,
-    ),
+    check: stringWhere((name) => (isWebhookName(name) ? undefined : `name "${name}" must be a lower-case DNS subdomain with at least three segments, like "validate-profile.shaper.io"`)),
   },
   configuration: {
     check: stringWhere((name) =>
