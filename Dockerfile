@@ -19,6 +19,7 @@ COPY tsconfig.json ./
 COPY bin ./bin
 COPY runtime ./runtime
 COPY sample ./sample
+COPY scripts/bundle-runtime.ts ./scripts/
 RUN npm run build:runtime
 
 # Production dependencies only.

@@ -3,16 +3,17 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Tests import the package's TypeScript sources by its own name ("shaper-gen", "shaper-gen/testing"),
-// as tsconfig.json's "paths" do: each export's built file mapped back to its source.
+// as tsconfig.json's "paths" do: each export's type declarations mapped back to their source (the code
+// it runs is a bundle, scripts/bundle-runtime.ts).
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   name: string;
-  exports: Record<string, string | { default?: string }>;
+  exports: Record<string, string | { types?: string }>;
 };
 export const selfAliases = Object.entries(pkg.exports)
-  .flatMap(([subpath, targets]) => (typeof targets === 'object' && targets.default ? [[subpath, targets.default] as const] : []))
-  .map(([subpath, built]) => ({
+  .flatMap(([subpath, targets]) => (typeof targets === 'object' && targets.types ? [[subpath, targets.types] as const] : []))
+  .map(([subpath, declarations]) => ({
     find: new RegExp(`^${pkg.name}${subpath.slice(1).replace('/', '\\/')}$`),
-    replacement: fileURLToPath(new URL(built.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts'), import.meta.url)),
+    replacement: fileURLToPath(new URL(declarations.replace(/^\.\/dist\//, './').replace(/\.d\.ts$/, '.ts'), import.meta.url)),
   }));
 
 /** The test kit's policy evaluator, from the generator's sources like the package's own exports. */

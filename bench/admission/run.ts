@@ -257,7 +257,7 @@ ${HAND}-server.ts: the sample's Profile defaulter and validator on bare node:htt
   report.line(
     `RSS (MiB): ${HAND} idle ${idle.handMiB.toFixed(1)} (anonymous ${idle.handAnonMiB.toFixed(1)}), peak ${peak.handMiB.toFixed(1)} (200 KB body: ${peak.handLargeBodyMiB.toFixed(1)}); ` +
       `shaper-gen serve idle ${idle.frameworkMiB.toFixed(1)} (anonymous ${idle.frameworkAnonMiB.toFixed(1)}), peak ${peak.frameworkMiB.toFixed(1)} (200 KB body: ${peak.frameworkLargeBodyMiB.toFixed(1)}). ` +
-      "The rest of each idle figure is the node binary's pages mapped in, which varies with the page cache.",
+      "The rest of each idle figure is the node binary's code paged in: more of it once V8's optimising compilers have run, which the bundled runtime keeps from happening at start-up (docs/adr/0014-the-package-ships-a-bundle.md).",
   );
   report.line();
 }

@@ -18,12 +18,13 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** `shaper-gen/testing` → runtime/testing/index.ts, from package.json's exports. */
 function selfReferences(): Map<string, string> {
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string | { default?: string }> };
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string | { types?: string }> };
   const map = new Map<string, string>();
   for (const [subpath, target] of Object.entries(manifest.exports)) {
-    const built = typeof target === 'string' ? undefined : target.default;
-    if (!built?.startsWith('./dist/') || !built.endsWith('.js')) continue;
-    const source = path.join(ROOT, built.slice('./dist/'.length).replace(/\.js$/, '.ts'));
+    // The declarations, not the code: that is a bundle (scripts/bundle-runtime.ts).
+    const declarations = typeof target === 'string' ? undefined : target.types;
+    if (!declarations?.startsWith('./dist/') || !declarations.endsWith('.d.ts')) continue;
+    const source = path.join(ROOT, declarations.slice('./dist/'.length).replace(/\.d\.ts$/, '.ts'));
     map.set(manifest.name + subpath.slice(1), pathToFileURL(source).href);
   }
   return map;

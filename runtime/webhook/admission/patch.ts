@@ -67,9 +67,20 @@ function isContainer(value: unknown): value is Container {
   return typeof value === 'object' && value !== null;
 }
 
+/** Escaped keys seen so far (label and annotation keys recur from review to review), up to a bound. */
+const escapedKeys = new Map<string, string>();
+const MAX_ESCAPED_KEYS = 1024;
+
 /** RFC 6901: `~` is written `~0` and `/` is written `~1`. */
 function escapePathComponent(key: string): string {
-  return key.includes('/') || key.includes('~') ? key.replaceAll('~', '~0').replaceAll('/', '~1') : key;
+  if (!key.includes('/') && !key.includes('~')) return key;
+  let escaped = escapedKeys.get(key);
+  if (escaped === undefined) {
+    escaped = key.replaceAll('~', '~0').replaceAll('/', '~1');
+    if (escapedKeys.size >= MAX_ESCAPED_KEYS) escapedKeys.clear();
+    escapedKeys.set(key, escaped);
+  }
+  return escaped;
 }
 
 /** Base64 of the patch document, as AdmissionResponse.patch carries it. */

@@ -199,8 +199,10 @@ function holdsContainers(value: Container): boolean {
 
 function shallowCopy<T extends Container>(value: T): T {
   if (Array.isArray(value)) return value.slice() as T;
-  const copy: Record<string, unknown> = Object.getPrototypeOf(value) === null ? (Object.create(null) as Record<string, unknown>) : {};
-  for (const key of Object.keys(value)) setOwn(copy, key, value[key]);
+  // Spread defines own data properties (a `__proto__` key stays a key) and takes V8's object-cloning fast path.
+  if (Object.getPrototypeOf(value) !== null) return { ...(value as object) } as T;
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value)) copy[key] = value[key];
   return copy as T;
 }
 
