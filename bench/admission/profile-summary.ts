@@ -29,7 +29,9 @@ const GROUPS: [string, (url: string, fn: string) => boolean][] = [
   ['logging (pino)', (url) => /node_modules\/(pino|sonic-boom|thread-stream)/.test(url)],
   ['JSON patch (fast-json-patch)', (url) => url.includes('node_modules/fast-json-patch')],
   ['body reading (runtime/server/body)', (url) => url.includes('/runtime/server/body')],
-  ['shaper-gen runtime (other)', (url) => url.includes('/dist/runtime/')],
+  // serve runs the bundle (ADR 0014): its chunks hold the runtime and the dependencies it bundles, so the
+  // module-based rows above (prom-client, pino, runtime/server/body) only see unbundled code.
+  ['shaper-gen runtime and its bundled dependencies (other)', (url) => /\/dist\/(runtime|chunks|package|bin)\//.test(url)],
   ['handlers (sample + bench)', (url) => /\/dist\/(sample|bench)\//.test(url)],
   ['other node_modules', (url) => url.includes('node_modules/')],
   ['node core (other)', (url) => url.startsWith('node:')],

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { createKindEnv } from '../../support/kindenv/index.ts';
+import { builtEntry } from '../../support/built-package.ts';
 import { createSampleCrds } from '../../support/kindenv/sample.ts';
 import { REPO_ROOT } from '../../support/repo-root.ts';
 import { assignmentReview } from '../admission/bodies.ts';
@@ -152,7 +153,7 @@ function rawMetrics(env: Env): Promise<string> {
 async function startServe(kubeconfig: string, work: string): Promise<{ child: ChildProcess; port: number; ca: string }> {
   const dist = (file: string) => JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
   const { child, port, ca } = await startLoopbackServe(work, {
-    handlers: `import { Webhook, webhookOf } from ${dist('runtime/index.js')};
+    handlers: `import { Webhook, webhookOf } from ${JSON.stringify(builtEntry())};
 import { PROFILES } from ${dist('sample/api/profile.js')};
 import { AssignmentValidator } from ${dist('sample/webhooks/assignment-validator.js')};
 export class LiveAssignmentValidator extends AssignmentValidator {

@@ -11,8 +11,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { freePort } from '../../support/free-port.ts';
+import { builtEntry } from '../../support/built-package.ts';
 import { REVIEW_SHAPES, shapedReview } from '../../support/review-shapes.ts';
 import { profileReview } from '../admission/bodies.ts';
 import { defineBenchmark } from '../support/benchmark.ts';
@@ -122,7 +123,7 @@ log: { level: error }
 /** A webhook that declares rbac (it uses ctx.kube), so that serve loads @kubernetes/client-node as a lookup-doing app does. */
 function apiClientHandlers(dir: string): string {
   const file = path.join(dir, 'api-client.mjs');
-  const runtime = JSON.stringify(pathToFileURL(path.join(repo, 'dist/runtime/index.js')).href);
+  const runtime = JSON.stringify(builtEntry());
   writeFileSync(
     file,
     `import { Webhook } from ${runtime};

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { request, type HttpResult } from './admission-server.js';
 import { freePort } from '../../support/free-port.js';
+import { builtEntry } from '../../support/built-package.js';
 import { REPO_ROOT } from './fixture-project.js';
 import { createTestCA, type TestCA } from '../../support/pki.js';
 
@@ -104,7 +105,7 @@ export class ServeDir {
     const dist = (file: string) => JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
     writeFileSync(
       path.join(dir, 'sample-offline.mjs'),
-      `import { webhookOf } from ${dist('runtime/index.js')};\nimport { webhooks as sample } from ${dist('sample/webhooks.generated.js')};\nexport const webhooks = sample.filter((c) => webhookOf(c).cache.length === 0);\n`,
+      `import { webhookOf } from ${JSON.stringify(builtEntry())};\nimport { webhooks as sample } from ${dist('sample/webhooks.generated.js')};\nexport const webhooks = sample.filter((c) => webhookOf(c).cache.length === 0);\n`,
     );
     return new ServeDir(dir, ca);
   }

@@ -7,16 +7,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
-import { REPO_ROOT } from '../../../support/repo-root.js';
+import { builtEntry } from '../../../support/built-package.js';
 import { runNode, serve, ServeDir, waitReady } from '../../support/serve-process.js';
 
-const dist = (file: string) => JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
-
 // What TypeScript compiles a decorated class with a constructor parameter to, give or take the decorator helper.
-const HANDLERS = `import { Invalid, Webhook, field } from ${dist('runtime/index.js')};
+const HANDLERS = `import { Invalid, Webhook, field } from ${JSON.stringify(builtEntry())};
 export class ReplicaLimitValidator {
   constructor(limits) { this.limits = limits; }
   validateCreate(deployment) {
@@ -29,7 +26,7 @@ export const webhooks = [ReplicaLimitValidator];
 `;
 
 // The user's entry point: the configuration comes from wherever the platform team keeps it (here, the environment).
-const ENTRY_POINT = `import { serveUntilSignalled } from ${dist('runtime/server/index.js')};
+const ENTRY_POINT = `import { serveUntilSignalled } from ${JSON.stringify(builtEntry('./server'))};
 import { ReplicaLimitValidator } from './handlers.mjs';
 await serveUntilSignalled({ configFile: process.argv[2], instances: [new ReplicaLimitValidator({ maxReplicas: Number(process.env.MAX_REPLICAS) })] });
 `;

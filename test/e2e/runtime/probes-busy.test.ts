@@ -7,10 +7,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
-import { REPO_ROOT } from '../../support/fixture-project.js';
+import { builtEntry } from '../../../support/built-package.js';
 import { getPlain, serve, ServeDir, sleep, until, waitReady, type ServeProcess } from '../../support/serve-process.js';
 
 let running: { server: ServeProcess; dir: ServeDir } | undefined;
@@ -23,7 +22,7 @@ afterEach(async () => {
 
 /** A validator that spins the CPU for `spec.spinMs` without yielding. */
 function writeSpinningHandlers(dir: string): string {
-  const runtime = pathToFileURL(path.join(REPO_ROOT, 'dist/runtime/index.js')).href;
+  const runtime = builtEntry();
   const file = path.join(dir, 'spinning.mjs');
   writeFileSync(
     file,

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
 import { request } from '../../support/admission-server.js';
+import { builtEntry } from '../../../support/built-package.js';
 import { REPO_ROOT } from '../../support/fixture-project.js';
 import { freePort } from '../../../support/free-port.js';
 import { getPlain, OFFLINE_SAMPLE_PATHS, serve, ServeDir, sleep, waitReady } from '../../support/serve-process.js';
@@ -99,7 +100,7 @@ registerHooks({ resolve(specifier, context, next) {
 `,
     );
     const handlers = path.join(dir.dir, 'uses-kube.mjs');
-    const runtime = JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist/runtime/index.js')).href);
+    const runtime = JSON.stringify(builtEntry());
     writeFileSync(
       handlers,
       `import { Webhook } from ${runtime};
