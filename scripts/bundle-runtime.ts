@@ -21,7 +21,7 @@
  *   node scripts/bundle-runtime.ts      (after tsc -p tsconfig.json; npm run build runs both)
  */
 import { build, type Metafile } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -77,7 +77,7 @@ function notices(metafile: Metafile): string {
     .map(([name, dir]) => {
       const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string; license?: string };
       const licenseFile = readdirSync(dir).find((file) => /^(licen[cs]e|copying)(\.|$)/i.test(file));
-      const text = licenseFile && existsSync(path.join(dir, licenseFile)) ? readFileSync(path.join(dir, licenseFile), 'utf8').trim() : `Licence: ${manifest.license ?? 'unknown'}`;
+      const text = licenseFile ? readFileSync(path.join(dir, licenseFile), 'utf8').trim() : `Licence: ${manifest.license ?? 'unknown'}`;
       return `## ${name} ${manifest.version}\n\n\`\`\`\n${text}\n\`\`\`\n`;
     });
   return `# Third-party notices\n\nThe files of this package include code of these packages.\n\n${sections.join('\n')}`;

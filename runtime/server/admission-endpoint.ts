@@ -33,6 +33,8 @@ export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps): RawHandler {
   const { webhook, handler } = entry;
   const series = deps.metrics.forWebhook(webhook.path);
+  // The webhook's own: the same for every request.
+  const deadlineMs = handlerDeadlineMs(webhook);
   const log = deps.log.child({ webhook: webhook.path });
 
   // A body no API server sends (wrong method, type or encoding, not a review): HTTP status = code, so that any client sees the failure.
@@ -85,7 +87,6 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     return waitForHeap(res, text, cost, started);
   };
   const waitForHeap = async (res: ServerResponse, text: ReviewText, cost: number, started: bigint): Promise<void> => {
-    const deadlineMs = handlerDeadlineMs(webhook);
     const waitStarted = Date.now();
     const release = await deps.memory.acquire(cost, deadlineMs);
     if (!release) {
@@ -107,12 +108,11 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
         return;
       }
       const { apiVersion, request } = decoded.review;
-      const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs: handlerDeadlineMs(webhook), waitedMs, decodedFromJson: true });
+      const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs, decodedFromJson: true });
       if (!isThenable(admitted)) {
         send(res, 200, reviewOf(apiVersion, admitted.response));
-        release();
         recordAnswer(request, admitted, started);
-        return;
+        return; // `finally` gives the heap back
       }
       pending = admitted.then(
         (result) => {
