@@ -25,7 +25,7 @@ import { Report } from './support/report.ts';
 const REPO = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 /** What a benchmark needs from the machine; `build` is dist/ (npm run build and the bench handlers). */
-type Need = 'build' | 'wrk' | 'openssl' | 'gnu-time' | 'helm' | 'go' | 'root' | 'buildah' | 'cluster-tools';
+type Need = 'build' | 'wrk' | 'openssl' | 'gnu-time' | 'valgrind' | 'helm' | 'go' | 'root' | 'buildah' | 'cluster-tools';
 
 interface Entry {
   readonly name: string;
@@ -95,6 +95,14 @@ export const BENCHMARKS: readonly Entry[] = [
     needs: ['build', 'helm'],
     timeoutSeconds: 300,
     quick: ['--iterations', '2000', '--rounds', '2'],
+  },
+  {
+    name: 'admission-instructions',
+    title: 'Instructions per admission request, counted by valgrind, beside the hand-written server',
+    module: 'admission/instructions.ts',
+    needs: ['build', 'valgrind', 'openssl', 'helm'],
+    timeoutSeconds: 1800,
+    quick: ['--requests', '300', '--warm-up', '300', '--paths', '/validate-allow-all'],
   },
   {
     name: 'faults',
@@ -178,6 +186,7 @@ const APT: Partial<Record<Need, { readonly commands: readonly string[]; readonly
   wrk: { commands: ['wrk', 'taskset'], packages: ['wrk', 'util-linux'] },
   openssl: { commands: ['openssl'], packages: ['openssl'] },
   'gnu-time': { commands: ['/usr/bin/time'], packages: ['time'] },
+  valgrind: { commands: ['valgrind', 'callgrind_control', 'taskset'], packages: ['valgrind', 'util-linux'] },
 };
 
 function has(command: string): boolean {

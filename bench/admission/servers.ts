@@ -58,8 +58,14 @@ export interface Servers {
   startExpressRouted(): Promise<Server>;
 }
 
+/** How node servers are started: `wrapper` runs each under another program (valgrind), with `readySeconds` to come up. */
+export interface Launch {
+  readonly wrapper: readonly string[];
+  readonly readySeconds: number;
+}
+
 /** Sets up the scratch directory, bodies and certificate; every server started is killed when the process exits. */
-export function createServers(nodeFlagsOption: string | undefined): Servers {
+export function createServers(nodeFlagsOption: string | undefined, launch: Launch = { wrapper: [], readySeconds: 20 }): Servers {
   const given = nodeFlagsOption ?? process.env.SHAPER_BENCH_NODE_FLAGS;
   const nodeFlags = given === undefined ? chartNodeOptions(REPO) : given.split(' ').filter(Boolean);
   // The rest of the chart's container environment, for every server alike.
@@ -75,7 +81,8 @@ export function createServers(nodeFlagsOption: string | undefined): Servers {
   const bodies = writeBodies(work);
 
   const pinned = (command: string, args: readonly string[], extra: SpawnOptions = {}): ChildProcess => {
-    const child = spawn('taskset', ['-c', '0', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: processEnv, ...extra });
+    const wrapped = command === process.execPath ? [...launch.wrapper, command, ...args] : [command, ...args];
+    const child = spawn('taskset', ['-c', '0', ...wrapped], { stdio: ['ignore', 'pipe', 'pipe'], env: processEnv, ...extra });
     children.push(child);
     return child;
   };
@@ -122,7 +129,7 @@ log: { level: warn }
       const args = [...nodeFlags, ...extraFlags, path.join(REPO, 'dist/bin/shaper-gen.js'), 'serve', '--config', config, ...(workers > 1 ? ['--workers', String(workers)] : [])];
       const options: SpawnOptions = { cwd: REPO, env: processEnv, stdio: ['ignore', 'inherit', 'inherit'] };
       const child = workers === 1 ? pinned(process.execPath, args, options) : unpinned(process.execPath, args, options);
-      await ready(child, health);
+      await ready(child, health, launch.readySeconds);
       return { port, pid: child.pid!, child };
     },
   };
@@ -165,9 +172,9 @@ async function peerListening(child: ChildProcess, port: number): Promise<void> {
   }
 }
 
-/** Waits (20 s at most) until serve's /readyz answers 200. */
-async function ready(child: ChildProcess, health: number): Promise<void> {
-  const until = Date.now() + 20_000;
+/** Waits (`seconds` at most) until serve's /readyz answers 200. */
+async function ready(child: ChildProcess, health: number, seconds: number): Promise<void> {
+  const until = Date.now() + seconds * 1000;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       http

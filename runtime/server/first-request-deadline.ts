@@ -8,27 +8,26 @@ import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 
-const deadline = Symbol('shaper-gen.firstRequestDeadline');
-
-interface WaitingSocket extends TLSSocket {
-  [deadline]?: NodeJS.Timeout;
-}
-
 export class FirstRequestDeadline {
+  /** Timers of connections that have not sent a request yet; in a Map, not in the sockets (see KeepAliveDrain's connections). */
+  private readonly waiting = new Map<TLSSocket, NodeJS.Timeout>();
+
   constructor(server: Server, ms: number) {
-    server.on('secureConnection', (socket: WaitingSocket) => {
-      const timer = setTimeout(() => socket.destroy(), ms).unref();
-      socket[deadline] = timer;
-      socket.once('close', () => clearTimeout(timer));
+    server.on('secureConnection', (socket: TLSSocket) => {
+      this.waiting.set(socket, setTimeout(() => socket.destroy(), ms).unref());
+      socket.once('close', () => this.sent(socket));
     });
   }
 
   /** Call for every request: the connection has sent one. */
   track(req: IncomingMessage): void {
-    const socket = req.socket as WaitingSocket;
-    if (socket[deadline]) {
-      clearTimeout(socket[deadline]);
-      socket[deadline] = undefined;
-    }
+    this.sent(req.socket as TLSSocket);
+  }
+
+  private sent(socket: TLSSocket): void {
+    const timer = this.waiting.get(socket);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.waiting.delete(socket);
   }
 }

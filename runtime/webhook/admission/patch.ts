@@ -46,10 +46,13 @@ function diffRecords(before: Record<string, unknown>, after: Record<string, unkn
   for (let i = beforeKeys.length - 1; i >= 0; i--) {
     const key = beforeKeys[i]!;
     const item = after[key];
+    const was = before[key];
+    // Most keys are untouched. An equal value is `after`'s own: what it could inherit is a prototype's, never a JSON value.
+    if (item === was) continue;
     if (item === undefined || !Object.hasOwn(after, key)) {
       operations.push({ op: 'remove', path: `${path}/${escapePathComponent(key)}` });
       removed = true;
-    } else if (before[key] !== item) diffValues(before[key], item, `${path}/${escapePathComponent(key)}`, operations);
+    } else diffValues(was, item, `${path}/${escapePathComponent(key)}`, operations);
   }
   const afterKeys = Object.keys(after);
   if (!removed && afterKeys.length === beforeKeys.length) return;

@@ -1,6 +1,6 @@
 /** decodeReview on every malformed shape: the complete refusal names the problem and keeps the apiVersion and uid the body carried. */
 import { describe, expect, it } from 'vitest';
-import { decodeReview, erroredResponse, identifyReview, MAX_NESTING_DEPTH, reviewOf } from '../../../../../runtime/webhook/admission/review.js';
+import { checkReview, decodeReview, erroredResponse, identifyReview, isWellFormedReview, MAX_NESTING_DEPTH, REQUEST_FIELDS, reviewOf } from '../../../../../runtime/webhook/admission/review.js';
 
 const v1 = 'admission.k8s.io/v1';
 const v1beta1 = 'admission.k8s.io/v1beta1';
@@ -124,6 +124,41 @@ describe('decodeReview', () => {
     expect('review' in decodeReview(body)).toBe(true);
     const justUnder = review(request({ object: { a: JSON.parse(deep(MAX_NESTING_DEPTH - 3)) } }));
     expect('review' in decodeReview(justUnder)).toBe(true);
+  });
+});
+
+describe('isWellFormedReview, the fast path of decodeReview', () => {
+  /** One value of every JSON type, and the strings the review's own checks look for. */
+  const VALUES = ['s', '', 'CREATE', v1, 'AdmissionReview', 1, true, false, {}, { a: 'b' }, [], ['s'], [1], null, undefined];
+  const NESTED: Record<string, readonly string[]> = {
+    kind: ['group', 'version', 'kind'],
+    requestKind: ['group', 'version', 'kind'],
+    resource: ['group', 'version', 'resource'],
+    requestResource: ['group', 'version', 'resource'],
+    userInfo: ['username', 'uid', 'groups', 'extra'],
+  };
+  const complete = request({ requestKind: request().kind, requestResource: request().resource, userInfo: { username: 'alice', uid: '7', groups: ['devs'], extra: { scopes: ['a'] } } });
+  const envelope = (req: unknown, top: Record<string, unknown> = {}) => ({ apiVersion: v1, kind: 'AdmissionReview', request: req, ...top });
+
+  it('accepts exactly what the table of checks accepts: every field of REQUEST_FIELDS and of the nested objects at every JSON type', () => {
+    const reviews: unknown[] = [envelope(complete), envelope(request()), 'text', null, []];
+    for (const value of VALUES) {
+      reviews.push(envelope(value), envelope(complete, { apiVersion: value }), envelope(complete, { kind: value }), envelope({ ...complete, uid: value }));
+      for (const key of Object.keys(REQUEST_FIELDS)) reviews.push(envelope({ ...complete, [key]: value }));
+      for (const [key, members] of Object.entries(NESTED)) {
+        for (const member of members) reviews.push(envelope({ ...complete, [key]: { ...(complete[key as keyof typeof complete] as object), [member]: value } }));
+      }
+      reviews.push(envelope({ ...complete, userInfo: { groups: ['devs', value] } }), envelope({ ...complete, userInfo: { extra: { a: value, b: [value] } } }));
+    }
+    const answers = reviews.map((parsed) => {
+      // JSON has no undefined: compare what a body would decode to.
+      const decoded: unknown = parsed === undefined ? undefined : JSON.parse(JSON.stringify(parsed));
+      const byTable = 'review' in checkReview(structuredClone(decoded));
+      expect({ review: decoded, accepted: isWellFormedReview(decoded) }).toEqual({ review: decoded, accepted: byTable });
+      return byTable;
+    });
+    expect(answers.filter(Boolean).length).toBeGreaterThan(50);
+    expect(answers.filter((accepted) => !accepted).length).toBeGreaterThan(100);
   });
 });
 
