@@ -166,6 +166,28 @@ async function waitForMarkers(inForce: boolean, what: string): Promise<void> {
   await waitFor(what, async () => ((await markersInForce()) === inForce ? true : undefined), 60_000, 300);
 }
 
+/**
+ * A MutatingAdmissionPolicy merges with a custom resource's schema, which the API server has a moment after the CRD
+ * is established: until then it answers 503 ("There can be a delay …"). Waits until the first CREATE case of each
+ * resource gets any other answer.
+ */
+async function waitForSchemas(): Promise<void> {
+  const firstCreates = new Map<string, PolicyCase>();
+  for (const c of cases) if (c.operation === 'CREATE' && c.object && !firstCreates.has(JSON.stringify(c.resource))) firstCreates.set(JSON.stringify(c.resource), c);
+  for (const c of firstCreates.values()) {
+    const path = `${collectionPath(c.resource, c.object!.metadata.namespace)}?dryRun=All`;
+    await waitFor(
+      `the schema of ${path} for mutating policies`,
+      async () => {
+        const answer = await client!.request('POST', path, sentObject(c));
+        return answer.status === 503 && String((answer.body as { message?: string }).message).includes('There can be a delay') ? undefined : true;
+      },
+      60_000,
+      300,
+    );
+  }
+}
+
 const byKind = (objects: readonly K8sObject[], kinds: readonly string[]) => objects.filter((o) => kinds.includes(o.kind));
 
 async function installObjects(objects: readonly (K8sObject | Obj)[], resources: Readonly<Record<string, string>>): Promise<void> {
@@ -269,6 +291,7 @@ beforeAll(async () => {
   const policyObjects = [...byKind(asPolicies, Object.keys(POLICY_RESOURCES)), ...paramPolicyObjects(), ...authzPolicyObjects(), ...markerPolicies()];
   await installObjects(policyObjects, POLICY_RESOURCES);
   await waitForMarkers(true, 'policies in force');
+  await waitForSchemas();
   const byApi = await replay('enforced by the API server');
   await uninstallObjects(policyObjects, POLICY_RESOURCES);
   await waitForMarkers(false, 'policies out of force');
