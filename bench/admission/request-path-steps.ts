@@ -77,7 +77,7 @@ function serveSteps(path: string): [string, Step][] {
     [
       'metrics',
       (s) => {
-        metrics.countRequest(path, s.request!.operation, s.result!.response.allowed, responseCode(s.result!.response), s.result!.outcome);
+        series.answered(s.request!.operation, s.result!.response.allowed, responseCode(s.result!.response), s.result!.outcome);
         series.latency.observe(Number(process.hrtime.bigint() - s.started!) / 1e9);
       },
     ],

@@ -136,7 +136,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
   // What an answered review leaves behind: its metrics and its log line.
   const recordAnswer = (request: AdmissionRequest, result: AdmitResult, started: bigint): void => {
     const code = responseCode(result.response);
-    deps.metrics.countRequest(webhook.path, request.operation, result.response.allowed, code, result.outcome);
+    series.answered(request.operation, result.response.allowed, code, result.outcome);
     series.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (!result.response.allowed) {
       log.info(

@@ -12,7 +12,7 @@ import { describeThrown, loggableThrown } from '../../thrown.js';
 import type { ResolvedWebhook } from '../options/types.js';
 import { RequestContext } from './context.js';
 import { defaulterObject } from './defaulter-object.js';
-import { diffObjects, encodePatch, type PatchOperation } from './patch.js';
+import { encodePatch, type PatchOperation } from './patch.js';
 import { limitResponse } from './response-limits.js';
 import { erroredResponse, type AdmissionRequest, type AdmissionResponse, type Status } from './review.js';
 
@@ -128,7 +128,7 @@ function runDefaulter(handler: CustomDefaulter, request: AdmissionRequest, ctx: 
     if (returned !== undefined && (typeof returned !== 'object' || returned === null || Array.isArray(returned))) {
       throw new TypeError(`default() returned ${Array.isArray(returned) ? 'an array' : typeof returned}; return nothing or the object`);
     }
-    const patch = diffObjects(original, working.result(returned));
+    const patch = working.patch(returned);
     const response = withWarnings(allowed, ctx, undefined);
     if (patch.length > 0) {
       response.patch = encodePatch(patch);

@@ -16,6 +16,9 @@ export class UnrepresentableValue extends Error {
   }
 }
 
+/** Returned by a check that found a value not plain JSON: the caller then copies it with toJsonValue, which names the field. */
+export const NOT_PLAIN = Symbol('not plain JSON');
+
 /**
  * `value` itself when it already is exactly what JSON carries — the common
  * case, checked without copying (a copy of a large object is the heap a large

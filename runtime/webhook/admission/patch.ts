@@ -11,59 +11,120 @@
  * and that is skipped by identity.
  */
 import type { KubernetesObject } from '../contract.js';
+import { NOT_PLAIN } from './json-value.js';
 
 export type PatchOperation = { op: 'add'; path: string; value: unknown } | { op: 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
 
 type Container = Record<string, unknown> | unknown[];
 
+/**
+ * How the diff reads the changed object: as it is when it is plain JSON, or
+ * through a defaulter's view (tracked-object.ts), which answers with the
+ * copies behind its views and checks only what the diff reaches.
+ */
+export interface ChangedSide {
+  /** The container to compare for an object found on the changed side at `depth`; NOT_PLAIN when JSON cannot carry it. */
+  container(value: object, depth: number): Container | typeof NOT_PLAIN;
+  /** A changed value at `depth` as the operation carries it; NOT_PLAIN when JSON cannot carry it. */
+  settle(value: unknown, depth: number): unknown;
+}
+
+const PLAIN_JSON: ChangedSide = {
+  container: (value) => value as Container,
+  settle: (value) => value,
+};
+
 /** The operations that turn `original` into `mutated` (both plain JSON); empty when nothing changed. */
 export function diffObjects(original: KubernetesObject, mutated: KubernetesObject): PatchOperation[] {
-  const operations: PatchOperation[] = [];
-  diffContainers(original, mutated, '', operations);
-  return operations;
+  return diffChanged(original, mutated, PLAIN_JSON) as PatchOperation[];
 }
 
-function diffContainers(before: Container, after: Container, path: string, operations: PatchOperation[]): void {
-  if (before === after) return;
-  if (Array.isArray(before) && Array.isArray(after)) diffArrays(before, after, path, operations);
-  else if (!Array.isArray(before) && !Array.isArray(after)) diffRecords(before, after, path, operations);
-  else operations.push({ op: 'replace', path, value: after });
-}
-
-/** Existing indexes last to first (so removals keep the indexes before them valid), then appended ones. */
-function diffArrays(before: unknown[], after: unknown[], path: string, operations: PatchOperation[]): void {
-  for (let index = before.length - 1; index >= 0; index--) {
-    if (index >= after.length) operations.push({ op: 'remove', path: `${path}/${index}` });
-    else if (before[index] !== after[index]) diffValues(before[index], after[index], `${path}/${index}`, operations);
-  }
-  for (let index = before.length; index < after.length; index++) operations.push({ op: 'add', path: `${path}/${index}`, value: after[index] });
-}
-
-/** A property set to undefined counts as absent, as JSON.stringify leaves it out. */
-function diffRecords(before: Record<string, unknown>, after: Record<string, unknown>, path: string, operations: PatchOperation[]): void {
-  const beforeKeys = Object.keys(before);
-  let removed = false;
-  for (let i = beforeKeys.length - 1; i >= 0; i--) {
-    const key = beforeKeys[i]!;
-    const item = after[key];
-    const was = before[key];
-    // Most keys are untouched. An equal value is `after`'s own: what it could inherit is a prototype's, never a JSON value.
-    if (item === was) continue;
-    if (item === undefined || !Object.hasOwn(after, key)) {
-      operations.push({ op: 'remove', path: `${path}/${escapePathComponent(key)}` });
-      removed = true;
-    } else diffValues(was, item, `${path}/${escapePathComponent(key)}`, operations);
-  }
-  const afterKeys = Object.keys(after);
-  if (!removed && afterKeys.length === beforeKeys.length) return;
-  for (const key of afterKeys) {
-    if (!Object.hasOwn(before, key) && after[key] !== undefined) operations.push({ op: 'add', path: `${path}/${escapePathComponent(key)}`, value: after[key] });
+/**
+ * The operations that turn `original` (plain JSON) into `changed` as `side` reads it; NOT_PLAIN as soon as a
+ * value the diff reaches is not plain JSON (the caller then copies it with toJsonValue, which names the field).
+ */
+export function diffChanged(original: KubernetesObject, changed: object, side: ChangedSide): PatchOperation[] | typeof NOT_PLAIN {
+  try {
+    const differ = new Differ(side);
+    differ.containers(original, differ.container(changed, 0), '', 0);
+    return differ.operations;
+  } catch (error) {
+    if (error === notPlainJson) return NOT_PLAIN;
+    throw error;
   }
 }
 
-function diffValues(before: unknown, after: unknown, path: string, operations: PatchOperation[]): void {
-  if (isContainer(before) && isContainer(after) && Array.isArray(before) === Array.isArray(after)) diffContainers(before, after, path, operations);
-  else if (before !== after) operations.push({ op: 'replace', path, value: after });
+/** Thrown from deep in the walk when a value is not plain JSON, and caught by diffChanged: no check on every return. */
+const notPlainJson = new Error('not plain JSON');
+
+class Differ {
+  readonly operations: PatchOperation[] = [];
+
+  constructor(private readonly side: ChangedSide) {}
+
+  container(value: object, depth: number): Container {
+    const container = this.side.container(value, depth);
+    if (container === NOT_PLAIN) throw notPlainJson;
+    return container;
+  }
+
+  settled(value: unknown, depth: number): unknown {
+    const settled = this.side.settle(value, depth);
+    if (settled === NOT_PLAIN) throw notPlainJson;
+    return settled;
+  }
+
+  containers(before: Container, after: Container, path: string, depth: number): void {
+    if (before === after) return;
+    if (Array.isArray(before) && Array.isArray(after)) this.arrays(before, after, path, depth);
+    else if (!Array.isArray(before) && !Array.isArray(after)) this.records(before, after, path, depth);
+    else this.operations.push({ op: 'replace', path, value: this.settled(after, depth) });
+  }
+
+  /** Existing indexes last to first (so removals keep the indexes before them valid), then appended ones. */
+  private arrays(before: unknown[], after: unknown[], path: string, depth: number): void {
+    for (let index = before.length - 1; index >= 0; index--) {
+      if (index >= after.length) this.operations.push({ op: 'remove', path: `${path}/${index}` });
+      // A hole reads as undefined, which no decoded item is: the value is then checked, and refused.
+      else if (before[index] !== after[index]) this.values(before[index], after[index], `${path}/${index}`, depth + 1);
+    }
+    for (let index = before.length; index < after.length; index++) {
+      this.operations.push({ op: 'add', path: `${path}/${index}`, value: this.settled(after[index], depth + 1) });
+    }
+  }
+
+  /** A property set to undefined counts as absent, as JSON.stringify leaves it out. */
+  private records(before: Record<string, unknown>, after: Record<string, unknown>, path: string, depth: number): void {
+    const beforeKeys = Object.keys(before);
+    let removed = false;
+    for (let i = beforeKeys.length - 1; i >= 0; i--) {
+      const key = beforeKeys[i]!;
+      const item = after[key];
+      const was = before[key];
+      // Most keys are untouched. An equal value is `after`'s own: what it could inherit is a prototype's, never a JSON value.
+      if (item === was) continue;
+      if (item === undefined || !Object.hasOwn(after, key)) {
+        this.operations.push({ op: 'remove', path: `${path}/${escapePathComponent(key)}` });
+        removed = true;
+      } else this.values(was, item, `${path}/${escapePathComponent(key)}`, depth + 1);
+    }
+    const afterKeys = Object.keys(after);
+    if (!removed && afterKeys.length === beforeKeys.length) return;
+    for (const key of afterKeys) {
+      if (Object.hasOwn(before, key)) continue;
+      const item = after[key];
+      if (item !== undefined) this.operations.push({ op: 'add', path: `${path}/${escapePathComponent(key)}`, value: this.settled(item, depth + 1) });
+    }
+  }
+
+  /** `before` and `after` differ. */
+  private values(before: unknown, after: unknown, path: string, depth: number): void {
+    if (isContainer(before) && isContainer(after)) {
+      const container = this.container(after, depth);
+      if (Array.isArray(before) === Array.isArray(container)) return this.containers(before, container, path, depth);
+    }
+    this.operations.push({ op: 'replace', path, value: this.settled(after, depth) });
+  }
 }
 
 function isContainer(value: unknown): value is Container {

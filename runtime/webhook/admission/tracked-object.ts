@@ -15,29 +15,24 @@
  * handler sees a plain object:
  * - Freezing, sealing, preventExtensions and defineProperty bind the Proxy to
  *   return its target's own values, so the subtree below is made a deep copy
- *   first (no decoded object stays reachable through it).
+ *   first (no decoded object stays reachable through it). Until then a copy
+ *   holds only writable data properties, so the traps read and write it with
+ *   plain property accesses; after (and after setPrototypeOf) they use
+ *   Reflect with the receiver, exact for accessors.
  * - structuredClone refuses a Proxy; a failed clone is retried with views
  *   replaced by their contents (structured-clone.ts).
  * - util.inspect shows a Proxy's target: the copy, which holds the current state.
  */
 import { allowStructuredCloneOfViews, VIEW_TARGET } from './structured-clone.js';
-import { cloneJson, PLAIN_CHECK_DEPTH } from './json-value.js';
+import { cloneJson, NOT_PLAIN, PLAIN_CHECK_DEPTH } from './json-value.js';
+import type { ChangedSide } from './patch.js';
 
 type Container = Record<string, unknown> | unknown[];
+type Properties = Record<PropertyKey, unknown>;
 
-interface Node {
-  readonly target: Container;
-  readonly proxy: Container;
-  /** The decoded object the target was copied from; undefined once the subtree below it is owned (deep copies). */
-  original: Container | undefined;
-}
-
-/** Returned by settle when a value is not plain JSON: the caller then copies it with toJsonValue, which names the field. */
-export const NOT_PLAIN = Symbol('not plain JSON');
-
-export class TrackedObject implements ProxyHandler<Container> {
-  /** By target and by proxy. */
-  private readonly nodes = new Map<object, Node>();
+export class TrackedObject implements ChangedSide {
+  /** Each view's node, by its target and by its proxy. */
+  private readonly nodes = new Map<object, ViewNode>();
   readonly view: Container;
 
   /** `original` must be plain JSON (what JSON.parse makes); it is never changed. */
@@ -46,87 +41,41 @@ export class TrackedObject implements ProxyHandler<Container> {
     this.view = this.nodeFor(shallowCopy(original), original).proxy;
   }
 
-  private nodeFor(target: Container, original: Container | undefined): Node {
-    const node: Node = { target, proxy: new Proxy(target, this), original };
+  nodeFor(target: Container, original: Container | undefined): ViewNode {
+    const node = new ViewNode(this, target, original);
     this.nodes.set(target, node);
     this.nodes.set(node.proxy, node);
     return node;
   }
 
-  get(target: Container, key: string | symbol, receiver: unknown): unknown {
-    if (key === VIEW_TARGET) return target;
-    const value: unknown = Reflect.get(target, key, receiver);
-    if (typeof value !== 'object' || value === null) return value;
-    const { original } = this.nodes.get(target)!;
-    // Owned (frozen, perhaps): its own values as they are, as a Proxy over a frozen target must answer.
-    if (original === OWNED) return value;
-    if (typeof key === 'string' && isDecodedChild(original, key, value) && Object.hasOwn(target, key)) {
-      // First read of a decoded child: copy it, one level. With nothing below it to protect, the copy is all it needs.
-      const copy = shallowCopy(value as Container);
-      setOwn(target, key, copy);
-      return holdsContainers(copy) ? this.nodeFor(copy, value as Container).proxy : copy;
-    }
-    return this.nodes.get(value)?.proxy ?? value;
-  }
-
-  set(target: Container, key: string | symbol, value: unknown, receiver: unknown): boolean {
-    const node = this.nodes.get(target)!;
-    if (receiver !== node.proxy) return Reflect.set(target, key, value, receiver);
-    return Reflect.set(target, key, this.unwrap(value));
-  }
-
-  getOwnPropertyDescriptor(target: Container, key: string | symbol): PropertyDescriptor | undefined {
-    const descriptor = Reflect.getOwnPropertyDescriptor(target, key);
-    const node = this.nodes.get(target)!;
-    if (descriptor && 'value' in descriptor && typeof descriptor.value === 'object' && descriptor.value !== null && node.original !== OWNED) {
-      descriptor.value = this.get(target, key, node.proxy);
-    }
-    return descriptor;
-  }
-
-  defineProperty(target: Container, key: string | symbol, descriptor: PropertyDescriptor): boolean {
-    this.own(target);
-    if ('value' in descriptor) descriptor = { ...descriptor, value: this.unwrap(descriptor.value) };
-    return Reflect.defineProperty(target, key, descriptor);
-  }
-
-  preventExtensions(target: Container): boolean {
-    this.own(target);
-    return Reflect.preventExtensions(target);
+  nodeOf(value: object): ViewNode | undefined {
+    return this.nodes.get(value);
   }
 
   /** A view's target; anything else as it is. */
-  private unwrap(value: unknown): unknown {
-    return typeof value === 'object' && value !== null ? (this.nodes.get(value)?.target ?? value) : value;
+  unwrap(value: unknown): unknown {
+    return typeof value === 'object' && value !== null ? (this.nodeOf(value)?.target ?? value) : value;
   }
 
   /**
-   * Makes every decoded object below `target` a deep copy, so that its own values can be handed out as they
-   * are (what a frozen or non-extensible Proxy must do) without exposing a decoded object to changes.
+   * For the diff (patch.ts): the container behind `value` found in the changed object (a view's copy), checked to
+   * be one JSON carries; its items are checked as the diff reaches them.
    */
-  private own(target: Container): void {
-    const node = this.nodes.get(target)!;
-    const { original } = node;
-    if (original === OWNED) return;
-    node.original = OWNED;
-    for (const key of Object.keys(target)) {
-      const child = (target as Record<string, unknown>)[key];
-      if (typeof child !== 'object' || child === null) continue;
-      if (isDecodedChild(original, key, child)) setOwn(target, key, cloneJson(child));
-      else if (this.nodes.get(child)?.target === child) this.own(child as Container);
-    }
+  container(value: object, depth: number): Container | typeof NOT_PLAIN {
+    if (depth >= PLAIN_CHECK_DEPTH) return NOT_PLAIN;
+    const container = (this.nodeOf(value)?.target ?? value) as Container;
+    if (typeof (container as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+    const prototype: unknown = Object.getPrototypeOf(container);
+    if (Array.isArray(container)) return prototype === Array.prototype ? container : NOT_PLAIN;
+    return prototype === Object.prototype || prototype === null ? container : NOT_PLAIN;
   }
 
   /**
-   * `value` (the view, or what the handler returned) as plain JSON, sharing what the handler never reached with
-   * the decoded object; NOT_PLAIN when anything in it is not exactly what JSON carries (see isPlainJson).
-   * Never changes an object the handler can see: a container holding a view is copied.
+   * For the diff: `value` (a changed value, the view itself, or what the handler returned) as plain JSON, sharing
+   * what the handler never reached with the decoded object; NOT_PLAIN when anything in it is not exactly what JSON
+   * carries (see isPlainJson). Never changes an object the handler can see: a container holding a view is copied.
    */
-  settle(value: unknown): unknown {
-    return this.settleValue(value, 0);
-  }
-
-  private settleValue(value: unknown, depth: number): unknown {
+  settle(value: unknown, depth: number): unknown {
     switch (typeof value) {
       case 'string':
       case 'boolean':
@@ -139,13 +88,10 @@ export class TrackedObject implements ProxyHandler<Container> {
         return NOT_PLAIN;
     }
     if (value === null) return null;
-    if (depth >= PLAIN_CHECK_DEPTH) return NOT_PLAIN;
-    const node = this.nodes.get(value);
-    const container = (node?.target ?? value) as Container;
-    if (typeof (container as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
-    const prototype: unknown = Object.getPrototypeOf(container);
-    if (Array.isArray(container)) return prototype === Array.prototype ? this.settleArray(container, node?.original, depth) : NOT_PLAIN;
-    return prototype === Object.prototype || prototype === null ? this.settleRecord(container, node?.original, depth) : NOT_PLAIN;
+    const container = this.container(value, depth);
+    if (container === NOT_PLAIN) return NOT_PLAIN;
+    const original = this.nodeOf(container)?.original;
+    return Array.isArray(container) ? this.settleArray(container, original, depth) : this.settleRecord(container, original, depth);
   }
 
   private settleArray(items: unknown[], original: Container | undefined, depth: number): unknown {
@@ -155,7 +101,7 @@ export class TrackedObject implements ProxyHandler<Container> {
       if (!(index in items)) return NOT_PLAIN;
       const item = items[index];
       if (original !== OWNED && typeof item === 'object' && isDecodedChild(original, String(index), item)) continue;
-      const settled = this.settleValue(item, depth + 1);
+      const settled = this.settle(item, depth + 1);
       if (settled === NOT_PLAIN) return NOT_PLAIN;
       if (settled !== item) (result === items ? (result = [...items]) : result)[index] = settled;
     }
@@ -169,11 +115,99 @@ export class TrackedObject implements ProxyHandler<Container> {
       if (original !== OWNED && typeof item === 'object' && isDecodedChild(original, key, item)) continue;
       // A property set to undefined: JSON.stringify leaves it out, and toJsonValue copies it so.
       if (item === undefined) return NOT_PLAIN;
-      const settled = this.settleValue(item, depth + 1);
+      const settled = this.settle(item, depth + 1);
       if (settled === NOT_PLAIN) return NOT_PLAIN;
       if (settled !== item) setOwn(result === record ? (result = shallowCopy(record)) : result, key, settled);
     }
     return result;
+  }
+}
+
+/**
+ * One object or array of the view: its copy (the target), the Proxy the handler holds, and the decoded object
+ * the copy was made from. It is the Proxy's handler, so a trap finds its node without a lookup.
+ */
+class ViewNode implements ProxyHandler<Container> {
+  readonly proxy: Container;
+
+  constructor(
+    private readonly tracked: TrackedObject,
+    readonly target: Container,
+    /** The decoded object the target was copied from; OWNED once the subtree below it is deep copies. */
+    public original: Container | undefined,
+  ) {
+    this.proxy = new Proxy(target, this);
+  }
+
+  get(target: Container, key: string | symbol, receiver: unknown): unknown {
+    if (key === VIEW_TARGET) return target;
+    const { original } = this;
+    // Read through the view itself from a copy with only data properties: a plain read, no lookup with a receiver.
+    const value: unknown = original !== OWNED && receiver === this.proxy ? (target as Properties)[key] : Reflect.get(target, key, receiver);
+    if (typeof value !== 'object' || value === null) return value;
+    // Owned (frozen, perhaps): its own values as they are, as a Proxy over a frozen target must answer.
+    if (original === OWNED) return value;
+    if (typeof key === 'string' && isDecodedChild(original, key, value) && Object.hasOwn(target, key)) {
+      // First read of a decoded child: copy it, one level. With nothing below it to protect, the copy is all it needs.
+      const copy = shallowCopy(value as Container);
+      setOwn(target, key, copy);
+      return holdsContainers(copy) ? this.tracked.nodeFor(copy, value as Container).proxy : copy;
+    }
+    return this.tracked.nodeOf(value)?.proxy ?? value;
+  }
+
+  set(target: Container, key: string | symbol, value: unknown, receiver: unknown): boolean {
+    if (receiver !== this.proxy) return Reflect.set(target, key, value, receiver);
+    const unwrapped = this.tracked.unwrap(value);
+    // Setting `__proto__` can give the target a prototype with accessors: the plain reads and writes stop here.
+    if (key === '__proto__') this.own(target);
+    if (this.original === OWNED) return Reflect.set(target, key, unwrapped);
+    // An extensible copy whose properties are all writable data: the assignment cannot fail.
+    (target as Properties)[key] = unwrapped;
+    return true;
+  }
+
+  getOwnPropertyDescriptor(target: Container, key: string | symbol): PropertyDescriptor | undefined {
+    const descriptor = Reflect.getOwnPropertyDescriptor(target, key);
+    if (descriptor && 'value' in descriptor && typeof descriptor.value === 'object' && descriptor.value !== null && this.original !== OWNED) {
+      descriptor.value = this.get(target, key, this.proxy);
+    }
+    return descriptor;
+  }
+
+  defineProperty(target: Container, key: string | symbol, descriptor: PropertyDescriptor): boolean {
+    this.own(target);
+    if ('value' in descriptor) descriptor = { ...descriptor, value: this.tracked.unwrap(descriptor.value) };
+    return Reflect.defineProperty(target, key, descriptor);
+  }
+
+  preventExtensions(target: Container): boolean {
+    this.own(target);
+    return Reflect.preventExtensions(target);
+  }
+
+  setPrototypeOf(target: Container, prototype: object | null): boolean {
+    this.own(target);
+    return Reflect.setPrototypeOf(target, prototype);
+  }
+
+  /**
+   * Makes every decoded object below `target` a deep copy, so that its own values can be handed out as they
+   * are (what a frozen or non-extensible Proxy must do) without exposing a decoded object to changes.
+   */
+  own(target: Container): void {
+    const { original } = this;
+    if (original === OWNED) return;
+    this.original = OWNED;
+    for (const key of Object.keys(target)) {
+      const child = (target as Record<string, unknown>)[key];
+      if (typeof child !== 'object' || child === null) continue;
+      if (isDecodedChild(original, key, child)) setOwn(target, key, cloneJson(child));
+      else {
+        const node = this.tracked.nodeOf(child);
+        if (node?.target === child) node.own(child as Container);
+      }
+    }
   }
 }
 

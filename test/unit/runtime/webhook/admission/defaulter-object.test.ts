@@ -18,7 +18,7 @@ import { BEHAVIOURS, widgetText, type Widget } from '../../../../fixtures/runtim
 /** The patch through the view, as admit() computes it for a decoded review. */
 function trackedPatch(original: KubernetesObject, change: (object: KubernetesObject) => unknown): PatchOperation[] {
   const working = defaulterObject(original, true);
-  return diffObjects(original, working.result(change(working.object) ?? undefined));
+  return working.patch(change(working.object) ?? undefined);
 }
 
 /** The patch through a deep copy, as admit() computed it before the view. */
@@ -90,10 +90,18 @@ describe('the view gives the patch a deep copy gives', () => {
     const working = defaulterObject(original, true);
     const spec = working.object.spec as Record<string, unknown>;
     spec.self = spec;
-    expect(() => working.result(undefined)).toThrow(new UnrepresentableValue('spec.self', 'a reference to an enclosing object (a cycle)'));
+    expect(() => working.patch(undefined)).toThrow(new UnrepresentableValue('spec.self', 'a reference to an enclosing object (a cycle)'));
     const other = defaulterObject(original, true);
     (other.object.spec as { items: unknown[] }).items[1] = Number.NaN;
-    expect(() => other.result(undefined)).toThrow(new UnrepresentableValue('spec.items[1]', 'NaN'));
+    expect(() => other.patch(undefined)).toThrow(new UnrepresentableValue('spec.items[1]', 'NaN'));
+    // Found by the diff itself, not only when settling a new value: a hole it reads, a function deep in a new object.
+    const holed = defaulterObject(original, true);
+    const items = (holed.object.spec as { items: unknown[] }).items;
+    items.length = items.length + 2;
+    expect(() => holed.patch(undefined)).toThrow(new UnrepresentableValue(`spec.items[${items.length - 2}]`, 'undefined'));
+    const nested = defaulterObject(original, true);
+    (nested.object.spec as Record<string, unknown>).extra = { list: [1, { run: () => 1 }] };
+    expect(() => nested.patch(undefined)).toThrow(new UnrepresentableValue('spec.extra.list[1].run', 'a function'));
   });
 
   it("copies a test's object that JSON.parse could not have made (a Date), as before", () => {
@@ -101,7 +109,7 @@ describe('the view gives the patch a deep copy gives', () => {
     const original = { metadata: { name: 'p', creationTimestamp: at as unknown as string }, spec: {} } as KubernetesObject;
     const working = defaulterObject(original, false);
     (working.object.spec as { size?: number }).size = 1;
-    expect(diffObjects(original, working.result(undefined))).toEqual([
+    expect(working.patch(undefined)).toEqual([
       { op: 'add', path: '/spec/size', value: 1 },
       { op: 'replace', path: '/metadata/creationTimestamp', value: '2026-11-23T10:00:00.000Z' },
     ]);
