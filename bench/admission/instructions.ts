@@ -9,15 +9,17 @@
  * threads' count moves by a third, with when V8's compilers happen to run
  * under valgrind. It counts work, not its cost: cache misses and how fast
  * each instruction runs are left out, so the wall-clock ratios of `admission`
- * stay the goal.
+ * stay the goal. Beside the totals, the functions whose instructions differ
+ * most between the two servers (callgrind-functions.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { defineBenchmark } from '../support/benchmark.ts';
-import { NODE_FLAGS_OPTION, createServers, type Server, type Servers } from './servers.ts';
+import { instructionsByFunction } from './callgrind-functions.ts';
+import { NODE_FLAGS_OPTION, REPO, createServers, type Server, type Servers } from './servers.ts';
 
 const PATHS = ['/mutate-profile', '/validate-profile', '/validate-allow-all'];
 const CONNECTIONS = 32;
@@ -27,6 +29,8 @@ interface Count {
   main: number;
   /** Of every other thread: V8's (garbage collection, compilers) and libuv's. */
   others: number;
+  /** The JavaScript thread's, by function, per request. */
+  functions: Map<string, number>;
 }
 
 export default defineBenchmark({
@@ -34,21 +38,26 @@ export default defineBenchmark({
     requests: { kind: 'number', default: 3000, description: 'requests counted per server and path' },
     'warm-up': { kind: 'number', default: 2000, description: 'requests answered first, not counted (the JIT compilers settle)' },
     paths: { kind: 'string', default: PATHS.join(','), description: 'comma-separated webhook paths' },
+    functions: { kind: 'number', default: 20, description: 'functions listed per path, those whose instructions differ most between the servers' },
     ...NODE_FLAGS_OPTION,
   },
   async main(options, report) {
     const outputs = mkdtempSync(path.join(os.tmpdir(), 'shaper-callgrind-'));
-    const wrapper = ['valgrind', '--tool=callgrind', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${outputs}/%p.out`];
-    const servers = createServers(options['node-flags'], { wrapper, readySeconds: 300 });
+    // Costs by instruction address, so that V8's generated code can be named from node's perf map.
+    const dumpByAddress = ['--dump-instr=yes', '--compress-pos=no', '--compress-strings=no', '--dump-line=no'];
+    const wrapper = ['valgrind', '--tool=callgrind', '--separate-threads=yes', '--smc-check=all-non-file', ...dumpByAddress, `--callgrind-out-file=${outputs}/%p.out`];
+    const servers = createServers(options['node-flags'], { wrapper, readySeconds: 300, extraNodeFlags: ['--perf-basic-prof'] });
     const body = readFileSync(servers.bodies.profile);
     report.line(
       `Instructions per request counted by callgrind (valgrind) over ${options.requests} requests after ${options['warm-up']}, ${CONNECTIONS} keep-alive connections, the benchmark's ${body.length}-byte Profile body; each server pinned to CPU 0 (node ${servers.nodeFlags.join(' ')}).`,
     );
     report.line();
     const rows: (string | number)[][] = [];
+    const differences: [string, Count, Count][] = [];
     for (const urlPath of options.paths.split(',').filter(Boolean)) {
       const hand = await count(servers, 'hand', urlPath, body, options, outputs);
       const serve = await count(servers, 'serve', urlPath, body, options, outputs);
+      differences.push([urlPath, hand, serve]);
       const total = (c: Count) => c.main + c.others;
       for (const [name, c] of [
         ['hand-written', hand],
@@ -58,8 +67,23 @@ export default defineBenchmark({
       }
     }
     report.table(['path', 'server', 'JS thread', 'other threads', 'total', '× hand-written'], rows);
+    for (const [urlPath, hand, serve] of differences) {
+      report.line();
+      report.line(`\`${urlPath}\`: the JavaScript thread's instructions per request by function (JavaScript named from node's --perf-basic-prof map), where the two servers differ most.`);
+      report.line();
+      report.table(['function', 'hand-written', 'serve', 'difference'], largestDifferences(hand.functions, serve.functions, options.functions));
+    }
   },
 });
+
+function largestDifferences(hand: Map<string, number>, serve: Map<string, number>, limit: number): string[][] {
+  const names = new Set([...hand.keys(), ...serve.keys()]);
+  return [...names]
+    .map((name) => ({ name, hand: hand.get(name) ?? 0, serve: serve.get(name) ?? 0 }))
+    .sort((a, b) => Math.abs(b.serve - b.hand) - Math.abs(a.serve - a.hand) || a.name.localeCompare(b.name))
+    .slice(0, limit)
+    .map(({ name, hand, serve }) => [`\`${name.slice(0, 100)}\``, hand.toFixed(0), serve.toFixed(0), `${serve >= hand ? '+' : ''}${(serve - hand).toFixed(0)}`]);
+}
 
 async function count(servers: Servers, which: 'hand' | 'serve', urlPath: string, body: Buffer, options: { requests: number; 'warm-up': number }, outputs: string): Promise<Count> {
   const server = which === 'hand' ? await servers.startHandWritten() : await servers.startFramework();
@@ -68,11 +92,14 @@ async function count(servers: Servers, which: 'hand' | 'serve', urlPath: string,
     callgrindControl('-z', server);
     await send(server.port, urlPath, body, options.requests);
     callgrindControl('-d', server);
-    const perThread = dumpedThreads(outputs, server.pid);
-    const [main = 0, ...others] = perThread;
-    return { main: main / options.requests, others: others.reduce((sum, n) => sum + n, 0) / options.requests };
+    const [mainDump, ...otherDumps] = dumpedThreads(outputs, server.pid);
+    const summary = (dump: string) => Number(/^summary: (\d+)/m.exec(readFileSync(dump, 'utf8'))?.[1] ?? 0);
+    const functions = new Map<string, number>();
+    for (const [name, instructions] of instructionsByFunction(mainDump!, perfMap(server), REPO)) functions.set(name, instructions / options.requests);
+    return { main: summary(mainDump!) / options.requests, others: otherDumps.reduce((sum, dump) => sum + summary(dump), 0) / options.requests, functions };
   } finally {
     server.child.kill('SIGKILL');
+    rmSync(perfMap(server), { force: true });
   }
 }
 
@@ -81,17 +108,19 @@ function callgrindControl(command: '-z' | '-d', server: Server): void {
   if (run.status !== 0) throw new Error(`callgrind_control ${command} ${server.pid} failed: ${run.stderr || run.stdout}`);
 }
 
-/** The instructions of each thread in the first dump of `pid`, main thread first (callgrind writes <pid>.out.1-NN). */
-function dumpedThreads(outputs: string, pid: number): number[] {
+/** The files of the first dump of `pid`, one per thread, the main thread's first (callgrind writes <pid>.out.1-NN). */
+function dumpedThreads(outputs: string, pid: number): string[] {
   const prefix = `${pid}.out.1-`;
   const files = readdirSync(outputs)
     .filter((name) => name.startsWith(prefix))
     .sort();
   if (files.length === 0) throw new Error(`callgrind wrote no dump for ${pid} in ${outputs}`);
-  return files.map((name) => {
-    const summary = /^summary: (\d+)/m.exec(readFileSync(path.join(outputs, name), 'utf8'));
-    return summary ? Number(summary[1]) : 0;
-  });
+  return files.map((name) => path.join(outputs, name));
+}
+
+/** Where node's --perf-basic-prof writes the names of the code it generates (V8's default directory, whatever TMPDIR says). */
+function perfMap(server: Server): string {
+  return `/tmp/perf-${server.pid}.map`;
 }
 
 /** `total` POSTs of `body` to `urlPath`, at most CONNECTIONS at a time on keep-alive connections; rejects on any answer but 200. */

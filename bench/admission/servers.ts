@@ -58,16 +58,17 @@ export interface Servers {
   startExpressRouted(): Promise<Server>;
 }
 
-/** How node servers are started: `wrapper` runs each under another program (valgrind), with `readySeconds` to come up. */
+/** How node servers are started: `wrapper` runs each under another program (valgrind), with `readySeconds` to come up and `extraNodeFlags` after the others. */
 export interface Launch {
   readonly wrapper: readonly string[];
   readonly readySeconds: number;
+  readonly extraNodeFlags?: readonly string[];
 }
 
 /** Sets up the scratch directory, bodies and certificate; every server started is killed when the process exits. */
 export function createServers(nodeFlagsOption: string | undefined, launch: Launch = { wrapper: [], readySeconds: 20 }): Servers {
   const given = nodeFlagsOption ?? process.env.SHAPER_BENCH_NODE_FLAGS;
-  const nodeFlags = given === undefined ? chartNodeOptions(REPO) : given.split(' ').filter(Boolean);
+  const nodeFlags = [...(given === undefined ? chartNodeOptions(REPO) : given.split(' ').filter(Boolean)), ...(launch.extraNodeFlags ?? [])];
   // The rest of the chart's container environment, for every server alike.
   const processEnv = chartProcessEnv(REPO);
   const work = mkdtempSync(path.join(os.tmpdir(), 'shaper-bench-'));

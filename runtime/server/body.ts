@@ -20,8 +20,11 @@ export function collectBody(req: IncomingMessage, limit: number, done: (result: 
   const finish = (result: BodyResult) => {
     if (finished) return;
     finished = true;
-    req.removeListener('data', onData);
-    req.removeListener('end', onEnd);
+    // After 'end' no more data comes; before it (a body too large, an error), stop collecting.
+    if (!req.readableEnded) {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+    }
     done(result);
   };
   const onData = (chunk: Buffer) => {

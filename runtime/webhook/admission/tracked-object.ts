@@ -30,9 +30,14 @@ import type { ChangedSide } from './patch.js';
 type Container = Record<string, unknown> | unknown[];
 type Properties = Record<PropertyKey, unknown>;
 
+/** Up to this many nodes are found by a scan of a list: a handler reaches a handful, and a Map's hashing and growth cost more. */
+const LISTED_NODES = 16;
+
 export class TrackedObject implements ChangedSide {
-  /** Each view's node, by its target and by its proxy. */
-  private readonly nodes = new Map<object, ViewNode>();
+  /** Each view's node, in a list while there are few… */
+  private readonly listed: ViewNode[] = [];
+  /** …and by its target and by its proxy once there are more. */
+  private mapped: Map<object, ViewNode> | undefined;
   readonly view: Container;
 
   /** `original` must be plain JSON (what JSON.parse makes); it is never changed. */
@@ -43,13 +48,20 @@ export class TrackedObject implements ChangedSide {
 
   nodeFor(target: Container, original: Container | undefined): ViewNode {
     const node = new ViewNode(this, target, original);
-    this.nodes.set(target, node);
-    this.nodes.set(node.proxy, node);
+    if (this.mapped) mapNode(this.mapped, node);
+    else if (this.listed.push(node) > LISTED_NODES) {
+      const mapped = new Map<object, ViewNode>();
+      for (const listed of this.listed) mapNode(mapped, listed);
+      this.mapped = mapped;
+    }
     return node;
   }
 
+  /** The node whose target or proxy `value` is. */
   nodeOf(value: object): ViewNode | undefined {
-    return this.nodes.get(value);
+    if (this.mapped) return this.mapped.get(value);
+    for (const node of this.listed) if (node.target === value || node.proxy === value) return node;
+    return undefined;
   }
 
   /** A view's target; anything else as it is. */
@@ -209,6 +221,11 @@ class ViewNode implements ProxyHandler<Container> {
       }
     }
   }
+}
+
+function mapNode(nodes: Map<object, ViewNode>, node: ViewNode): void {
+  nodes.set(node.target, node);
+  nodes.set(node.proxy, node);
 }
 
 /** The `original` of a node whose subtree is owned. */

@@ -69,6 +69,26 @@ describe('the view gives the patch a deep copy gives', () => {
     ]);
   });
 
+  it('gives the same patch when the handler reaches more objects than the view lists before it maps them', () => {
+    const text = JSON.stringify({ metadata: { name: 'many' }, spec: { items: Array.from({ length: 40 }, (_, index) => ({ name: `i${index}`, nested: { n: index, tags: ['a'] } })) } });
+    const change = (object: KubernetesObject) => {
+      const items = (object.spec as { items: { name: string; nested: { n: number; tags: string[] } }[] }).items;
+      // The first item reached before the others, its nested object only after them.
+      items[0]!.name = items[0]!.name.toUpperCase();
+      for (const item of items.slice(1)) if (item.nested.n % 3 === 0) item.nested.tags.push('third');
+      items[0]!.nested.tags.push('late');
+      // Views reached early and late, moved after the lookup changed: written through their new places.
+      items[0]!.nested = items[39]!.nested;
+      items[0]!.nested.n = -1;
+      items.reverse();
+    };
+    const original = JSON.parse(text) as KubernetesObject;
+    const patch = trackedPatch(original, change);
+    expect(original).toEqual(JSON.parse(text));
+    expect(patch).toEqual(copiedPatch(JSON.parse(text) as KubernetesObject, change));
+    expect(patch.length).toBeGreaterThan(40);
+  });
+
   it('keeps a "__proto__" key as data through the view', () => {
     const text = '{"metadata":{"name":"p"},"spec":{"__proto__":{"polluted":true},"a":{"b":1}}}';
     const original = JSON.parse(text) as KubernetesObject;
