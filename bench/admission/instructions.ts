@@ -10,7 +10,9 @@
  * under valgrind. It counts work, not its cost: cache misses and how fast
  * each instruction runs are left out, so the wall-clock ratios of `admission`
  * stay the goal. Beside the totals, the functions whose instructions differ
- * most between the two servers (callgrind-functions.ts).
+ * most between the two servers (callgrind-functions.ts); and the
+ * hand-written server once more after other work in its process
+ * (hand-written-busy-server.ts), for what sharing Node's code costs.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineBenchmark } from '../support/benchmark.ts';
 import { instructionsByFunction } from './callgrind-functions.ts';
-import { NODE_FLAGS_OPTION, REPO, createServers, type Server, type Servers } from './servers.ts';
+import { NODE_FLAGS_OPTION, REPO, createServers, type Server } from './servers.ts';
 
 const PATHS = ['/mutate-profile', '/validate-profile', '/validate-allow-all'];
 const CONNECTIONS = 32;
@@ -55,12 +57,14 @@ export default defineBenchmark({
     const rows: (string | number)[][] = [];
     const differences: [string, Count, Count][] = [];
     for (const urlPath of options.paths.split(',').filter(Boolean)) {
-      const hand = await count(servers, 'hand', urlPath, body, options, outputs);
-      const serve = await count(servers, 'serve', urlPath, body, options, outputs);
+      const hand = await count(() => servers.startHandWritten(), urlPath, body, options, outputs);
+      const busy = await count(() => servers.startHandWrittenBusy(), urlPath, body, options, outputs);
+      const serve = await count(() => servers.startFramework(), urlPath, body, options, outputs);
       differences.push([urlPath, hand, serve]);
       const total = (c: Count) => c.main + c.others;
       for (const [name, c] of [
         ['hand-written', hand],
+        ['hand-written, after other work', busy],
         ['serve', serve],
       ] as const) {
         rows.push([`\`${urlPath}\``, name, thousands(c.main), thousands(c.others), thousands(total(c)), (total(c) / total(hand)).toFixed(2)]);
@@ -85,8 +89,8 @@ function largestDifferences(hand: Map<string, number>, serve: Map<string, number
     .map(({ name, hand, serve }) => [`\`${name.slice(0, 100)}\``, hand.toFixed(0), serve.toFixed(0), `${serve >= hand ? '+' : ''}${(serve - hand).toFixed(0)}`]);
 }
 
-async function count(servers: Servers, which: 'hand' | 'serve', urlPath: string, body: Buffer, options: { requests: number; 'warm-up': number }, outputs: string): Promise<Count> {
-  const server = which === 'hand' ? await servers.startHandWritten() : await servers.startFramework();
+async function count(start: () => Promise<Server>, urlPath: string, body: Buffer, options: { requests: number; 'warm-up': number }, outputs: string): Promise<Count> {
+  const server = await start();
   try {
     await send(server.port, urlPath, body, options['warm-up']);
     callgrindControl('-z', server);

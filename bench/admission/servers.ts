@@ -50,6 +50,8 @@ export interface Servers {
   startFloor(): Promise<Server>;
   /** The sample's Profile webhooks written by hand on bare node:https (hand-written-server.ts), pinned to CPU 0. */
   startHandWritten(): Promise<Server>;
+  /** The same after other work in its process (hand-written-busy-server.ts), pinned to CPU 0. */
+  startHandWrittenBusy(): Promise<Server>;
   /** Pinned to CPU 0 with GOMAXPROCS=1 like the others, or on both CPUs with GOMAXPROCS=2. */
   startPeer(binary: string, placement: 'pinned' | 'both-cpus'): Promise<Server>;
   /** One process pinned to CPU 0, or with `workers` > 1 processes on both CPUs. */
@@ -104,6 +106,7 @@ export function createServers(nodeFlagsOption: string | undefined, launch: Launc
     bodies,
     startFloor: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/floor-server.js'), cert, key])),
     startHandWritten: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/hand-written-server.js'), cert, key])),
+    startHandWrittenBusy: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/hand-written-busy-server.js'), cert, key])),
     startExpressRouted: () => announced(pinned(process.execPath, [...nodeFlags, path.join(REPO, 'dist/bench/admission/express-routed-server.js'), tls.certDir], { cwd: REPO })),
     async startPeer(binary, placement) {
       const port = await freePort();
