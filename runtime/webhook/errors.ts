@@ -38,7 +38,20 @@ export interface StatusDetails {
   readonly causes?: readonly { readonly reason?: string; readonly message?: string; readonly field?: string }[];
 }
 
+/**
+ * Carried by every denial, under a registered symbol: the `shaper-gen` a handler imports can be another install than
+ * the server's (a global CLI, a second version in node_modules), and its AdmissionDenial another class.
+ */
+const DENIAL = Symbol.for('shaper-gen.admission-denial');
+
 export class AdmissionDenial extends Error {
+  readonly [DENIAL] = true;
+
+  /** True for a denial made by any copy of this package, where `instanceof` sees only this copy's class. */
+  static isDenial(value: unknown): value is AdmissionDenial {
+    return typeof value === 'object' && value !== null && (value as { [DENIAL]?: unknown })[DENIAL] === true;
+  }
+
   constructor(
     message: string,
     readonly code: number,

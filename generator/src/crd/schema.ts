@@ -134,7 +134,7 @@ export class SchemaBuilder {
   private array(type: TS.Type, node: TS.TypeNode | undefined, at: TS.Node): Schema {
     const item = this.checker.getTypeArguments(type as TS.TypeReference)[0];
     if (!item) return this.fail(unwrapNode(node) ?? at, `${this.show(type)}: the list's item type is unknown`);
-    return { type: 'array', items: this.usage(item, itemNode(node), unwrapNode(node) ?? at, undefined) };
+    return { type: 'array', items: this.usage(item, itemNode(this.checker, node), unwrapNode(node) ?? at, undefined) };
   }
 
   private object(type: TS.Type, node: TS.TypeNode | undefined, where: TS.Node, root: boolean): Schema {
@@ -192,7 +192,7 @@ export class SchemaBuilder {
         this.fail(at, `an index signature with ${this.show(info.keyType)} keys has no JSON schema; a map's keys are strings`);
         continue;
       }
-      const valueNode = declaration ? declaration.type : mapValueNode(node);
+      const valueNode = declaration ? declaration.type : mapValueNode(this.checker, node);
       // A value type that did not resolve (a Kubernetes model, a typo) is any to the checker, not unknown.
       if (info.type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) && !unresolvedReference(this.checker, valueNode)) {
         schema['x-kubernetes-preserve-unknown-fields'] = true;

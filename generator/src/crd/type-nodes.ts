@@ -104,22 +104,39 @@ function isNamedTypeDeclaration(node: TS.Node): node is TS.InterfaceDeclaration 
   return ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node) || ts.isClassDeclaration(node);
 }
 
-/** The item node of a list type node (`T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`). */
-export function itemNode(node: TS.TypeNode | undefined): TS.TypeNode | undefined {
-  const list = unwrapNode(node);
+/**
+ * The node a type node spells out, through the project's type aliases: `Names` for `type Names = Name[]` is
+ * `Name[]`, so that a list's items and a map's values keep the named types (and their markers) written in it.
+ * A generic alias stops the walk: its type parameters stand for arguments written elsewhere.
+ */
+function spelledNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.TypeNode | undefined {
+  let current = unwrapNode(node);
+  for (let depth = 0; depth < 20; depth++) {
+    const name = referenceName(current);
+    const symbol = name && resolvedSymbol(checker, name);
+    const alias = symbol?.declarations?.find(ts.isTypeAliasDeclaration);
+    if (!alias || alias.typeParameters || isSchemaLib(alias.getSourceFile())) return current;
+    current = unwrapNode(alias.type);
+  }
+  return current;
+}
+
+/** The item node of a list type node (`T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`), through type aliases. */
+export function itemNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.TypeNode | undefined {
+  const list = spelledNode(checker, node);
   if (!list) return undefined;
   if (ts.isArrayTypeNode(list)) return list.elementType;
   if (ts.isTypeReferenceNode(list) && list.typeArguments?.length === 1 && /^(Readonly)?Array$/.test(list.typeName.getText())) return list.typeArguments[0];
   return undefined;
 }
 
-/** The value node of a map type node (`Record<string, T>`, `Readonly<Record<string, T>>`, `{ [key: string]: T }`). */
-export function mapValueNode(node: TS.TypeNode | undefined): TS.TypeNode | undefined {
-  const map = unwrapNode(node);
+/** The value node of a map type node (`Record<string, T>`, `Readonly<Record<string, T>>`, `{ [key: string]: T }`), through type aliases. */
+export function mapValueNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.TypeNode | undefined {
+  const map = spelledNode(checker, node);
   if (!map) return undefined;
   if (ts.isTypeReferenceNode(map)) {
     const name = map.typeName.getText();
-    if (name === 'Readonly' && map.typeArguments?.length === 1) return mapValueNode(map.typeArguments[0]);
+    if (name === 'Readonly' && map.typeArguments?.length === 1) return mapValueNode(checker, map.typeArguments[0]);
     if (name === 'Record' && map.typeArguments?.length === 2) return map.typeArguments[1];
   }
   if (ts.isTypeLiteralNode(map) && map.members.length === 1 && ts.isIndexSignatureDeclaration(map.members[0]!)) return map.members[0].type;

@@ -192,7 +192,7 @@ function withWarnings(response: AdmissionResponse, ctx: RequestContext, returned
 }
 
 function failure(error: unknown, webhook: ResolvedWebhook, request: AdmissionRequest, ctx: RequestContext): AdmitResult {
-  if (error instanceof AdmissionDenial) {
+  if (AdmissionDenial.isDenial(error)) {
     return { outcome: 'denied', response: withWarnings({ uid: request.uid, allowed: false, status: denialStatus(error, request) }, ctx, undefined) };
   }
   if (error instanceof DeadlineExceeded) {

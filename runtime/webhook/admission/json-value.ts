@@ -37,24 +37,37 @@ export const PLAIN_CHECK_DEPTH = 1000;
 
 /** Whether `value` is exactly what JSON carries (JSON.parse makes nothing else). */
 export function isPlainJson(value: unknown, depth = 0): boolean {
+  const kind = jsonKind(value);
+  if (kind !== CONTAINER) return kind === PLAIN;
+  if (depth >= PLAIN_CHECK_DEPTH || !isPlainContainer(value as object)) return false;
+  return Array.isArray(value) ? everyItem(value, depth + 1) : everyProperty(value as Record<string, unknown>, depth + 1);
+}
+
+export const PLAIN = 0;
+export const NOT_JSON = 1;
+export const CONTAINER = 2;
+
+/** What a value is to JSON on its own: a plain scalar (or null), a value JSON cannot carry, or an object to look into. */
+export function jsonKind(value: unknown): typeof PLAIN | typeof NOT_JSON | typeof CONTAINER {
   switch (typeof value) {
     case 'string':
     case 'boolean':
-      return true;
+      return PLAIN;
     case 'number':
-      return Number.isFinite(value);
+      return Number.isFinite(value) ? PLAIN : NOT_JSON;
     case 'object':
-      break;
+      return value === null ? PLAIN : CONTAINER;
     default:
-      return false;
+      return NOT_JSON;
   }
-  if (value === null) return true;
-  if (depth >= PLAIN_CHECK_DEPTH) return false;
+}
+
+/** Whether an object is an array or a record as JSON.parse makes them: no toJSON, and the plain prototype (or none). */
+export function isPlainContainer(value: object): boolean {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
   const prototype: unknown = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) return prototype === Array.prototype && everyItem(value, depth + 1);
-  if (prototype !== Object.prototype && prototype !== null) return false;
-  return everyProperty(value as Record<string, unknown>, depth + 1);
+  if (Array.isArray(value)) return prototype === Array.prototype;
+  return prototype === Object.prototype || prototype === null;
 }
 
 function everyItem(items: unknown[], depth: number): boolean {

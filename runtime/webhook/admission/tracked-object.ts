@@ -24,7 +24,7 @@
  * - util.inspect shows a Proxy's target: the copy, which holds the current state.
  */
 import { allowStructuredCloneOfViews, VIEW_TARGET } from './structured-clone.js';
-import { cloneJson, NOT_PLAIN, PLAIN_CHECK_DEPTH } from './json-value.js';
+import { cloneJson, CONTAINER, isPlainContainer, jsonKind, NOT_PLAIN, PLAIN, PLAIN_CHECK_DEPTH } from './json-value.js';
 import type { ChangedSide } from './patch.js';
 
 type Container = Record<string, unknown> | unknown[];
@@ -76,10 +76,7 @@ export class TrackedObject implements ChangedSide {
   container(value: object, depth: number): Container | typeof NOT_PLAIN {
     if (depth >= PLAIN_CHECK_DEPTH) return NOT_PLAIN;
     const container = (this.nodeOf(value)?.target ?? value) as Container;
-    if (typeof (container as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
-    const prototype: unknown = Object.getPrototypeOf(container);
-    if (Array.isArray(container)) return prototype === Array.prototype ? container : NOT_PLAIN;
-    return prototype === Object.prototype || prototype === null ? container : NOT_PLAIN;
+    return isPlainContainer(container) ? container : NOT_PLAIN;
   }
 
   /**
@@ -88,19 +85,9 @@ export class TrackedObject implements ChangedSide {
    * carries (see isPlainJson). Never changes an object the handler can see: a container holding a view is copied.
    */
   settle(value: unknown, depth: number): unknown {
-    switch (typeof value) {
-      case 'string':
-      case 'boolean':
-        return value;
-      case 'number':
-        return Number.isFinite(value) ? value : NOT_PLAIN;
-      case 'object':
-        break;
-      default:
-        return NOT_PLAIN;
-    }
-    if (value === null) return null;
-    const container = this.container(value, depth);
+    const kind = jsonKind(value);
+    if (kind !== CONTAINER) return kind === PLAIN ? value : NOT_PLAIN;
+    const container = this.container(value as object, depth);
     if (container === NOT_PLAIN) return NOT_PLAIN;
     const original = this.nodeOf(container)?.original;
     return Array.isArray(container) ? this.settleArray(container, original, depth) : this.settleRecord(container, original, depth);

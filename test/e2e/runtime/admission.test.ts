@@ -4,8 +4,10 @@
  */
 import { applyPatch } from 'rfc6902';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdmissionDenial } from 'shaper-gen';
 import { admissionReview } from 'shaper-gen/testing';
 import { webhooks } from '../../fixtures/runtime/handlers.js';
+import { OtherCopyValidator, otherCopy } from '../../fixtures/runtime/other-copy-handlers.js';
 import { startTestServer, type TestServer } from '../../support/admission-server.js';
 
 let t: TestServer;
@@ -164,5 +166,37 @@ describe('handler failures', () => {
     expect(res.json.response.allowed).toBe(true);
     expect(res.json.response.warnings[0]).toMatch(/allowed because its failurePolicy is Ignore/);
     expect((await t.get('metrics', '/metrics')).text).toMatch(/shaper_webhook_handler_timeouts_total\{webhook="\/validate-widget-ignore"\} 1/);
+  });
+});
+
+describe('denials made by another copy of shaper-gen', () => {
+  let other: TestServer;
+  beforeAll(async () => {
+    other = await startTestServer({ webhooks: [OtherCopyValidator] });
+  });
+  afterAll(() => other.stop());
+
+  it('answer as denials, as the same copy would, not as handler errors', async () => {
+    expect(otherCopy.AdmissionDenial).not.toBe(AdmissionDenial);
+    const forbidden = admissionReview({ object: widget({ size: 1 }) });
+    expect((await other.post('/validate-other-copy', forbidden)).json.response).toEqual({
+      uid: forbidden.request!.uid,
+      allowed: false,
+      status: { metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden', message: 'widgets are closed' },
+    });
+    const invalid = admissionReview({ object: widget({ size: 11 }) });
+    expect((await other.post('/validate-other-copy', invalid)).json.response).toEqual({
+      uid: invalid.request!.uid,
+      allowed: false,
+      status: {
+        metadata: {},
+        status: 'Failure',
+        code: 422,
+        reason: 'Invalid',
+        message: 'Widget.example.io "w1" is invalid: spec.size: Invalid value: 11: must be at most 10',
+        details: { name: 'w1', group: 'example.io', kind: 'Widget', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 11: must be at most 10', field: 'spec.size' }] },
+      },
+    });
+    expect(other.logs.filter((line) => line.msg === 'handler failed')).toEqual([]);
   });
 });

@@ -285,6 +285,41 @@ export interface Thing extends KubernetesObject {
   });
 });
 
+describe('lists and maps named by a type alias', () => {
+  it("keep their items' and values' markers, as when the alias is written out", () => {
+    const { crds, messages } = scan({
+      'src/api/thing.ts': `import type { KubernetesObject } from 'shaper-gen';
+/** @shaper:maxLength 10 */
+export type Name = string;
+export type Names = Name[];
+/** @shaper:maxItems 3 */
+export type FewNames = readonly Name[];
+export type ByName = Record<string, Name>;
+export type Indexed = { [key: string]: Name };
+/** @shaper:resource */
+export interface Thing extends KubernetesObject {
+  spec?: { direct?: Name[]; names?: Names; few?: FewNames; nested?: Names[]; orNull?: Names | null; byName?: ByName; frozen?: Readonly<ByName>; indexed?: Indexed };
+}
+`,
+    });
+    expect(messages).toEqual([]);
+    const name = { type: 'string', maxLength: 10 };
+    expect(crds[0]!.versions[0]!.schema.properties!.spec).toEqual({
+      type: 'object',
+      properties: {
+        byName: { type: 'object', additionalProperties: name },
+        direct: { type: 'array', items: name },
+        few: { type: 'array', items: name, maxItems: 3 },
+        frozen: { type: 'object', additionalProperties: name },
+        indexed: { type: 'object', additionalProperties: name },
+        names: { type: 'array', items: name },
+        nested: { type: 'array', items: { type: 'array', items: name } },
+        orNull: { type: 'array', items: name, nullable: true },
+      },
+    });
+  });
+});
+
 describe('versions of one kind', () => {
   const kind = (version: string, extra = '') => `import type { KubernetesObject } from 'shaper-gen';
 /**
