@@ -96,21 +96,42 @@ class Differ {
   /** A property set to undefined counts as absent, as JSON.stringify leaves it out. */
   private records(before: Record<string, unknown>, after: Record<string, unknown>, path: string, depth: number): void {
     const beforeKeys = Object.keys(before);
-    let removed = false;
+    const afterKeys = Object.keys(after);
+    if (startsWith(afterKeys, beforeKeys)) this.extendedRecord(afterKeys, Object.values(before), Object.values(after), path, depth);
+    else this.reorderedRecord(before, after, beforeKeys, path, depth);
+  }
+
+  /**
+   * The common case, `after` holding `before`'s keys in their order and perhaps more after them: the values are
+   * compared by position, with no lookup by key (on the many shapes a diff meets, each one a megamorphic load).
+   * `keys` are `after`'s, the first `was.length` of them `before`'s.
+   */
+  private extendedRecord(keys: string[], was: unknown[], now: unknown[], path: string, depth: number): void {
+    for (let i = was.length - 1; i >= 0; i--) {
+      const item = now[i];
+      if (item === was[i]) continue;
+      const itemPath = `${path}/${escapePathComponent(keys[i]!)}`;
+      if (item === undefined) this.operations.push({ op: 'remove', path: itemPath });
+      else this.values(was[i], item, itemPath, depth + 1);
+    }
+    for (let i = was.length; i < keys.length; i++) {
+      const item = now[i];
+      if (item !== undefined) this.operations.push({ op: 'add', path: `${path}/${escapePathComponent(keys[i]!)}`, value: this.settled(item, depth + 1) });
+    }
+  }
+
+  /** Keys removed, or `after`'s in another order: each of `before`'s looked up in `after`, then `after`'s new ones. */
+  private reorderedRecord(before: Record<string, unknown>, after: Record<string, unknown>, beforeKeys: string[], path: string, depth: number): void {
     for (let i = beforeKeys.length - 1; i >= 0; i--) {
       const key = beforeKeys[i]!;
       const item = after[key];
       const was = before[key];
-      // Most keys are untouched. An equal value is `after`'s own: what it could inherit is a prototype's, never a JSON value.
+      // An equal value is `after`'s own: what it could inherit is a prototype's, never a JSON value.
       if (item === was) continue;
-      if (item === undefined || !Object.hasOwn(after, key)) {
-        this.operations.push({ op: 'remove', path: `${path}/${escapePathComponent(key)}` });
-        removed = true;
-      } else this.values(was, item, `${path}/${escapePathComponent(key)}`, depth + 1);
+      if (item === undefined || !Object.hasOwn(after, key)) this.operations.push({ op: 'remove', path: `${path}/${escapePathComponent(key)}` });
+      else this.values(was, item, `${path}/${escapePathComponent(key)}`, depth + 1);
     }
-    const afterKeys = Object.keys(after);
-    if (!removed && afterKeys.length === beforeKeys.length) return;
-    for (const key of afterKeys) {
+    for (const key of Object.keys(after)) {
       if (Object.hasOwn(before, key)) continue;
       const item = after[key];
       if (item !== undefined) this.operations.push({ op: 'add', path: `${path}/${escapePathComponent(key)}`, value: this.settled(item, depth + 1) });
@@ -125,6 +146,13 @@ class Differ {
     }
     this.operations.push({ op: 'replace', path, value: this.settled(after, depth) });
   }
+}
+
+/** Whether `keys` begins with every one of `prefix`, in order. */
+function startsWith(keys: readonly string[], prefix: readonly string[]): boolean {
+  if (keys.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (keys[i] !== prefix[i]) return false;
+  return true;
 }
 
 function isContainer(value: unknown): value is Container {
