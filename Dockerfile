@@ -20,7 +20,8 @@ COPY bin ./bin
 COPY runtime ./runtime
 COPY sample ./sample
 COPY scripts/bundle-runtime.ts ./scripts/
-RUN npm run build:runtime
+# The bundle (dist/bin, dist/package, dist/chunks) is what runs: tsc's output it was made from is not loaded.
+RUN npm run build:runtime && rm -r dist/runtime
 
 # Production dependencies only.
 FROM ${NODE_IMAGE} AS deps
