@@ -10,6 +10,12 @@ import type { ReadSource } from '../cache/informer-cache.js';
 import { LatencyHistogram, type LatencySeries } from './latency-histogram.js';
 import { ADMISSION_OPERATIONS } from '../webhook/operations.js';
 
+/**
+ * How often the event-loop delay histogram samples (prom-client's default is 10 ms). Its timer woke an idle server
+ * 100 times a second, 1.4 % of a CPU doing nothing; every 100 ms still sees any stall a probe or a review would.
+ */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 const PREFIX = 'shaper_webhook_';
 /** Seconds; from well under a millisecond (a small review) to the API server's 30 s timeout. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -121,7 +127,7 @@ export class ServerMetrics {
   private readonly children = new Map<string, WebhookSeries>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
-    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   }
 
   /** The series of one webhook path, created once. */
