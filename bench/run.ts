@@ -97,6 +97,14 @@ export const BENCHMARKS: readonly Entry[] = [
     quick: ['--iterations', '2000', '--rounds', '2'],
   },
   {
+    name: 'admission-path-instructions',
+    title: 'Instructions per review of the request path in process, counted by valgrind, beside the hand-written server',
+    module: 'admission/request-path-instructions.ts',
+    needs: ['build', 'valgrind', 'helm'],
+    timeoutSeconds: 900,
+    quick: ['--reviews', '300', '--warm-up', '300', '--paths', '/mutate-profile'],
+  },
+  {
     name: 'admission-instructions',
     title: 'Instructions per admission request, counted by valgrind, beside the hand-written server',
     module: 'admission/instructions.ts',

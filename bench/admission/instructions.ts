@@ -14,13 +14,12 @@
  * hand-written server once more after other work in its process
  * (hand-written-busy-server.ts), for what sharing Node's code costs.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { defineBenchmark } from '../support/benchmark.ts';
-import { instructionsByFunction } from './callgrind-functions.ts';
+import { callgrindControl, callgrindWrapper, dumpedThreads, dumpTotal, instructionsByFunction, largestDifferences, perThousand } from './callgrind-functions.ts';
 import { NODE_FLAGS_OPTION, REPO, createServers, type Server } from './servers.ts';
 
 const PATHS = ['/mutate-profile', '/validate-profile', '/validate-allow-all'];
@@ -45,9 +44,7 @@ export default defineBenchmark({
   },
   async main(options, report) {
     const outputs = mkdtempSync(path.join(os.tmpdir(), 'shaper-callgrind-'));
-    // Costs by instruction address, so that V8's generated code can be named from node's perf map.
-    const dumpByAddress = ['--dump-instr=yes', '--compress-pos=no', '--compress-strings=no', '--dump-line=no'];
-    const wrapper = ['valgrind', '--tool=callgrind', '--separate-threads=yes', '--smc-check=all-non-file', ...dumpByAddress, `--callgrind-out-file=${outputs}/%p.out`];
+    const wrapper = callgrindWrapper(outputs);
     const servers = createServers(options['node-flags'], { wrapper, readySeconds: 300, extraNodeFlags: ['--perf-basic-prof'] });
     const body = readFileSync(servers.bodies.profile);
     report.line(
@@ -67,7 +64,7 @@ export default defineBenchmark({
         ['hand-written, after other work', busy],
         ['serve', serve],
       ] as const) {
-        rows.push([`\`${urlPath}\``, name, thousands(c.main), thousands(c.others), thousands(total(c)), (total(c) / total(hand)).toFixed(2)]);
+        rows.push([`\`${urlPath}\``, name, perThousand(c.main), perThousand(c.others), perThousand(total(c)), (total(c) / total(hand)).toFixed(2)]);
       }
     }
     report.table(['path', 'server', 'JS thread', 'other threads', 'total', '× hand-written'], rows);
@@ -80,46 +77,21 @@ export default defineBenchmark({
   },
 });
 
-function largestDifferences(hand: Map<string, number>, serve: Map<string, number>, limit: number): string[][] {
-  const names = new Set([...hand.keys(), ...serve.keys()]);
-  return [...names]
-    .map((name) => ({ name, hand: hand.get(name) ?? 0, serve: serve.get(name) ?? 0 }))
-    .sort((a, b) => Math.abs(b.serve - b.hand) - Math.abs(a.serve - a.hand) || a.name.localeCompare(b.name))
-    .slice(0, limit)
-    .map(({ name, hand, serve }) => [`\`${name.slice(0, 100)}\``, hand.toFixed(0), serve.toFixed(0), `${serve >= hand ? '+' : ''}${(serve - hand).toFixed(0)}`]);
-}
-
 async function count(start: () => Promise<Server>, urlPath: string, body: Buffer, options: { requests: number; 'warm-up': number }, outputs: string): Promise<Count> {
   const server = await start();
   try {
     await send(server.port, urlPath, body, options['warm-up']);
-    callgrindControl('-z', server);
+    callgrindControl('-z', server.pid);
     await send(server.port, urlPath, body, options.requests);
-    callgrindControl('-d', server);
+    callgrindControl('-d', server.pid);
     const [mainDump, ...otherDumps] = dumpedThreads(outputs, server.pid);
-    const summary = (dump: string) => Number(/^summary: (\d+)/m.exec(readFileSync(dump, 'utf8'))?.[1] ?? 0);
     const functions = new Map<string, number>();
     for (const [name, instructions] of instructionsByFunction(mainDump!, perfMap(server), REPO)) functions.set(name, instructions / options.requests);
-    return { main: summary(mainDump!) / options.requests, others: otherDumps.reduce((sum, dump) => sum + summary(dump), 0) / options.requests, functions };
+    return { main: dumpTotal(mainDump!) / options.requests, others: otherDumps.reduce((sum, dump) => sum + dumpTotal(dump), 0) / options.requests, functions };
   } finally {
     server.child.kill('SIGKILL');
     rmSync(perfMap(server), { force: true });
   }
-}
-
-function callgrindControl(command: '-z' | '-d', server: Server): void {
-  const run = spawnSync('callgrind_control', [command, String(server.pid)], { encoding: 'utf8', timeout: 60_000 });
-  if (run.status !== 0) throw new Error(`callgrind_control ${command} ${server.pid} failed: ${run.stderr || run.stdout}`);
-}
-
-/** The files of the first dump of `pid`, one per thread, the main thread's first (callgrind writes <pid>.out.1-NN). */
-function dumpedThreads(outputs: string, pid: number): string[] {
-  const prefix = `${pid}.out.1-`;
-  const files = readdirSync(outputs)
-    .filter((name) => name.startsWith(prefix))
-    .sort();
-  if (files.length === 0) throw new Error(`callgrind wrote no dump for ${pid} in ${outputs}`);
-  return files.map((name) => path.join(outputs, name));
 }
 
 /** Where node's --perf-basic-prof writes the names of the code it generates (V8's default directory, whatever TMPDIR says). */
@@ -148,8 +120,4 @@ async function send(port: number, urlPath: string, body: Buffer, total: number):
   } finally {
     agent.destroy();
   }
-}
-
-function thousands(n: number): string {
-  return `${(n / 1000).toFixed(1)} k`;
 }

@@ -8,7 +8,15 @@
  * every iteration. CPU time (process.cpuUsage), best of the rounds.
  *
  *   node dist/bench/admission/request-path-steps.js <iterations> <rounds>   (prints JSON)
+ *
+ * Under callgrind (request-path-instructions.ts), one whole chain instead, in
+ * steps its controller counts: `warm` reviews, then "warm" on stdout and a
+ * line awaited on stdin (the controller zeroes the counts), `counted`
+ * reviews, then "done" and another line (the controller dumps them).
+ *
+ *   node dist/bench/admission/request-path-steps.js --count <path> serve|hand <warm> <counted>
  */
+import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../runtime/log.js';
 import { ServerMetrics } from '../../runtime/server/metrics.js';
@@ -49,7 +57,8 @@ interface State {
   started?: bigint;
 }
 
-const [iterations = 10_000, rounds = 5] = process.argv.slice(2).map(Number);
+const counting = process.argv[2] === '--count';
+const [iterations = 10_000, rounds = 5] = counting ? [] : process.argv.slice(2).map(Number);
 const PATHS = ['/mutate-profile', '/validate-profile', '/validate-allow-all'] as const;
 
 const registered = registerWebhooks(webhooks);
@@ -120,6 +129,31 @@ function costs(steps: readonly [string, Step][], body: Buffer): StepCost[] {
   return result;
 }
 
+/** Runs `count` reviews through the whole chain. */
+function runChain(steps: readonly Step[], body: Buffer, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const state: State = { buffer: body };
+    for (const step of steps) step(state);
+  }
+}
+
+/** Says `word` on stdout and waits for the controller's next line on stdin. */
+async function handOver(word: string, lines: AsyncIterator<string>): Promise<void> {
+  process.stdout.write(`${word}\n`);
+  if ((await lines.next()).done) throw new Error('the controller closed stdin');
+}
+
 const body = Buffer.from(JSON.stringify(profileReview()));
-const results: PathCosts[] = PATHS.map((path) => ({ path, serve: costs(serveSteps(path), body), hand: costs(handSteps(path), body) }));
-process.stdout.write(`${JSON.stringify(results)}\n`);
+if (counting) {
+  const [path, side, warm, counted] = process.argv.slice(3) as [string, 'serve' | 'hand', string, string];
+  const steps = (side === 'serve' ? serveSteps(path) : handSteps(path)).map(([, step]) => step);
+  const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  runChain(steps, body, Number(warm));
+  await handOver('warm', lines);
+  runChain(steps, body, Number(counted));
+  await handOver('done', lines);
+  process.exit(0);
+} else {
+  const results: PathCosts[] = PATHS.map((path) => ({ path, serve: costs(serveSteps(path), body), hand: costs(handSteps(path), body) }));
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+}
