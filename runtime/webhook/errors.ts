@@ -45,7 +45,10 @@ export interface StatusDetails {
 const DENIAL = Symbol.for('shaper-gen.admission-denial');
 
 export class AdmissionDenial extends Error {
-  readonly [DENIAL] = true;
+  static {
+    // On the prototype, not enumerable: a denial's own fields stay what a handler's test spreads and compares.
+    Object.defineProperty(this.prototype, DENIAL, { value: true });
+  }
 
   /** True for a denial made by any copy of this package, where `instanceof` sees only this copy's class. */
   static isDenial(value: unknown): value is AdmissionDenial {

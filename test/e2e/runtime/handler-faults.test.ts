@@ -43,7 +43,7 @@ describe('a handler that throws something other than an Error', () => {
     ['string', 'a plain string'],
     ['undefined', 'undefined'],
     ['message-getter', 'a thrown HostileError that cannot be described'],
-    ['revoked-proxy', "Cannot perform 'getPrototypeOf' on a proxy that has been revoked"],
+    ['revoked-proxy', "Cannot perform 'get' on a proxy that has been revoked"],
   ])('throw %s: a 500 denial with the uid, counted and logged', async (mode, detail) => {
     const before = await errorsCounted('/validate-fault');
     const logged = t.logs.filter((line) => line.msg === 'handler failed').length;
