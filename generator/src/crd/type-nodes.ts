@@ -87,8 +87,7 @@ export function namedDeclarations(checker: TS.TypeChecker, node: TS.TypeNode | u
   const found: TS.Declaration[] = [];
   let current = unwrapNode(node);
   for (let depth = 0; referenceName(current) && depth < 20; depth++) {
-    const symbol = resolvedSymbol(checker, referenceName(current)!);
-    const declarations = (symbol?.declarations ?? []).filter((declaration) => !isSchemaLib(declaration.getSourceFile()));
+    const declarations = projectDeclarations(checker, current);
     found.push(...declarations.filter(isNamedTypeDeclaration));
     const alias = declarations.find(ts.isTypeAliasDeclaration);
     current = alias ? unwrapNode(alias.type) : undefined;
@@ -98,6 +97,13 @@ export function namedDeclarations(checker: TS.TypeChecker, node: TS.TypeNode | u
     found.push(...(symbol?.declarations ?? []).filter((d) => isNamedTypeDeclaration(d) && !isSchemaLib(d.getSourceFile())));
   }
   return found;
+}
+
+/** The declarations of the type a node names, those of project sources and shaper-gen, not the library's. */
+function projectDeclarations(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.Declaration[] {
+  const name = referenceName(node);
+  const symbol = name && resolvedSymbol(checker, name);
+  return (symbol?.declarations ?? []).filter((declaration) => !isSchemaLib(declaration.getSourceFile()));
 }
 
 function isNamedTypeDeclaration(node: TS.Node): node is TS.InterfaceDeclaration | TS.TypeAliasDeclaration | TS.EnumDeclaration | TS.ClassDeclaration {
@@ -112,10 +118,8 @@ function isNamedTypeDeclaration(node: TS.Node): node is TS.InterfaceDeclaration 
 function spelledNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.TypeNode | undefined {
   let current = unwrapNode(node);
   for (let depth = 0; depth < 20; depth++) {
-    const name = referenceName(current);
-    const symbol = name && resolvedSymbol(checker, name);
-    const alias = symbol?.declarations?.find(ts.isTypeAliasDeclaration);
-    if (!alias || alias.typeParameters || isSchemaLib(alias.getSourceFile())) return current;
+    const alias = projectDeclarations(checker, current).find(ts.isTypeAliasDeclaration);
+    if (!alias || alias.typeParameters) return current;
     current = unwrapNode(alias.type);
   }
   return current;

@@ -98,7 +98,7 @@ class Differ {
     const beforeKeys = Object.keys(before);
     const afterKeys = Object.keys(after);
     if (startsWith(afterKeys, beforeKeys)) this.extendedRecord(afterKeys, Object.values(before), Object.values(after), path, depth);
-    else this.reorderedRecord(before, after, beforeKeys, path, depth);
+    else this.reorderedRecord(before, after, [beforeKeys, afterKeys], path, depth);
   }
 
   /**
@@ -121,7 +121,7 @@ class Differ {
   }
 
   /** Keys removed, or `after`'s in another order: each of `before`'s looked up in `after`, then `after`'s new ones. */
-  private reorderedRecord(before: Record<string, unknown>, after: Record<string, unknown>, beforeKeys: string[], path: string, depth: number): void {
+  private reorderedRecord(before: Record<string, unknown>, after: Record<string, unknown>, [beforeKeys, afterKeys]: [string[], string[]], path: string, depth: number): void {
     for (let i = beforeKeys.length - 1; i >= 0; i--) {
       const key = beforeKeys[i]!;
       const item = after[key];
@@ -131,7 +131,7 @@ class Differ {
       if (item === undefined || !Object.hasOwn(after, key)) this.operations.push({ op: 'remove', path: `${path}/${escapePathComponent(key)}` });
       else this.values(was, item, `${path}/${escapePathComponent(key)}`, depth + 1);
     }
-    for (const key of Object.keys(after)) {
+    for (const key of afterKeys) {
       if (Object.hasOwn(before, key)) continue;
       const item = after[key];
       if (item !== undefined) this.operations.push({ op: 'add', path: `${path}/${escapePathComponent(key)}`, value: this.settled(item, depth + 1) });
