@@ -31,6 +31,10 @@ export enum Mode {
  */
 export type Name = string;
 
+export type Names = Name[];
+export type List<T> = T[];
+export type Lookup<V> = Readonly<Record<string, V>>;
+
 /** A port a widget listens on. */
 export interface Port {
   /** The port's name, unique in the list. */
@@ -66,6 +70,10 @@ export interface WidgetSpec {
    * @shaper:listMapKey name
    */
   ports?: Port[];
+  /** @shaper:maxItems 3 */
+  nicknames?: Names;
+  owners?: List<Name>;
+  teams?: Lookup<Name>;
   labels?: Readonly<Record<string, string>>;
   limits?: { [resource: string]: string | number };
   quota?: number | string;

@@ -110,40 +110,67 @@ function isNamedTypeDeclaration(node: TS.Node): node is TS.InterfaceDeclaration 
   return ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node) || ts.isClassDeclaration(node);
 }
 
+/** What the type parameters of the generic aliases a walk went through stand for: the arguments written at their use. */
+type Bindings = ReadonlyMap<TS.TypeParameterDeclaration, TS.TypeNode>;
+
+const NO_BINDINGS: Bindings = new Map();
+
+/** A node spelled out through aliases, with the arguments its type parameters stand for. */
+interface Spelled {
+  readonly node: TS.TypeNode | undefined;
+  readonly bindings: Bindings;
+}
+
 /**
  * The node a type node spells out, through the project's type aliases: `Names` for `type Names = Name[]` is
  * `Name[]`, so that a list's items and a map's values keep the named types (and their markers) written in it.
- * A generic alias stops the walk: its type parameters stand for arguments written elsewhere.
+ * Through a generic alias (`type List<T> = T[]`, used as `List<Name>`), `T` stands for the `Name` written at the use.
  */
-function spelledNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.TypeNode | undefined {
-  let current = unwrapNode(node);
+function spelledNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined, outer: Bindings = NO_BINDINGS): Spelled {
+  let current = boundNode(checker, unwrapNode(node), outer);
+  let bindings = outer;
   for (let depth = 0; depth < 20; depth++) {
     const alias = projectDeclarations(checker, current).find(ts.isTypeAliasDeclaration);
-    if (!alias || alias.typeParameters) return current;
-    current = unwrapNode(alias.type);
+    if (!alias) break;
+    const written = ts.isTypeReferenceNode(current!) ? (current.typeArguments ?? []) : [];
+    const next = new Map<TS.TypeParameterDeclaration, TS.TypeNode>();
+    alias.typeParameters?.forEach((parameter, index) => {
+      const argument = written[index] ?? parameter.default;
+      // An argument is written where the outer alias's parameters are in scope.
+      if (argument) next.set(parameter, boundNode(checker, argument, bindings) ?? argument);
+    });
+    bindings = next;
+    current = boundNode(checker, unwrapNode(alias.type), bindings);
   }
-  return current;
+  return { node: current, bindings };
+}
+
+/** `node`, or the argument it stands for when it names a bound type parameter. */
+function boundNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined, bindings: Bindings): TS.TypeNode | undefined {
+  if (bindings.size === 0 || !node || !ts.isTypeReferenceNode(node) || node.typeArguments) return node;
+  const parameter = resolvedSymbol(checker, node.typeName)?.declarations?.find(ts.isTypeParameterDeclaration);
+  return (parameter && unwrapNode(bindings.get(parameter))) ?? node;
 }
 
 /** The item node of a list type node (`T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`), through type aliases. */
 export function itemNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.TypeNode | undefined {
-  const list = spelledNode(checker, node);
+  const { node: list, bindings } = spelledNode(checker, node);
   if (!list) return undefined;
-  if (ts.isArrayTypeNode(list)) return list.elementType;
-  if (ts.isTypeReferenceNode(list) && list.typeArguments?.length === 1 && /^(Readonly)?Array$/.test(list.typeName.getText())) return list.typeArguments[0];
+  if (ts.isArrayTypeNode(list)) return boundNode(checker, list.elementType, bindings);
+  if (ts.isTypeReferenceNode(list) && list.typeArguments?.length === 1 && /^(Readonly)?Array$/.test(list.typeName.getText())) return boundNode(checker, list.typeArguments[0], bindings);
   return undefined;
 }
 
 /** The value node of a map type node (`Record<string, T>`, `Readonly<Record<string, T>>`, `{ [key: string]: T }`), through type aliases. */
-export function mapValueNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined): TS.TypeNode | undefined {
-  const map = spelledNode(checker, node);
+export function mapValueNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined, outer: Bindings = NO_BINDINGS): TS.TypeNode | undefined {
+  const { node: map, bindings } = spelledNode(checker, node, outer);
   if (!map) return undefined;
   if (ts.isTypeReferenceNode(map)) {
     const name = map.typeName.getText();
-    if (name === 'Readonly' && map.typeArguments?.length === 1) return mapValueNode(checker, map.typeArguments[0]);
-    if (name === 'Record' && map.typeArguments?.length === 2) return map.typeArguments[1];
+    if (name === 'Readonly' && map.typeArguments?.length === 1) return mapValueNode(checker, map.typeArguments[0], bindings);
+    if (name === 'Record' && map.typeArguments?.length === 2) return boundNode(checker, map.typeArguments[1], bindings);
   }
-  if (ts.isTypeLiteralNode(map) && map.members.length === 1 && ts.isIndexSignatureDeclaration(map.members[0]!)) return map.members[0].type;
+  if (ts.isTypeLiteralNode(map) && map.members.length === 1 && ts.isIndexSignatureDeclaration(map.members[0]!)) return boundNode(checker, map.members[0].type, bindings);
   return undefined;
 }
 

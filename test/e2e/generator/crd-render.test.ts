@@ -143,8 +143,8 @@ describe('nothing is written', () => {
     project.write('src/api/widget.ts', WIDGET.replace('@shaper:maximum {@link MAX_REPLICAS}', '@shaper:maximum lots').replace('@shaper:listType set', '@shaper:listType bag'));
     expect(await runManifests({}, project.dir)).toBe(1);
     expect(printed(error).split('\n')).toEqual([
-      'src/api/widget.ts:35:22: @shaper:maximum takes a number, not "lots"',
-      'src/api/widget.ts:46:23: @shaper:listType takes one of atomic, set, map, not "bag"',
+      'src/api/widget.ts:39:22: @shaper:maximum takes a number, not "lots"',
+      'src/api/widget.ts:50:23: @shaper:listType takes one of atomic, set, map, not "bag"',
       'shaper-gen: 2 problems; nothing was written',
     ]);
     expect(existsSync(project.file(CRD_FILE))).toBe(false);

@@ -77,7 +77,9 @@ describe('a kind with every kind of field', () => {
                     matrix: { type: 'array', items: { type: 'array', items: { type: 'integer' } } },
                     meta: { type: 'object' },
                     mode: { type: 'string', description: 'How a widget runs.', enum: ['safe', 'fast'] },
+                    nicknames: { type: 'array', items: name, maxItems: 3 },
                     note: { type: 'string', nullable: true },
+                    owners: { type: 'array', items: name },
                     ports: {
                       type: 'array',
                       'x-kubernetes-list-type': 'map',
@@ -98,6 +100,7 @@ describe('a kind with every kind of field', () => {
                     replicas: { type: 'integer', description: 'Copies to run.', minimum: 0, maximum: 10, default: 1 },
                     settings: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                     size: { type: 'string', description: 'How big.', enum: ['small', 'medium', 'large'] },
+                    teams: { type: 'object', additionalProperties: name },
                     template: {
                       type: 'object',
                       description: 'Any Kubernetes object as it arrives in an AdmissionReview.',
@@ -315,6 +318,40 @@ export interface Thing extends KubernetesObject {
         names: { type: 'array', items: name },
         nested: { type: 'array', items: { type: 'array', items: name } },
         orNull: { type: 'array', items: name, nullable: true },
+      },
+    });
+  });
+
+  it('keep them through a generic alias, whose parameters stand for the arguments written at the field', () => {
+    const { crds, messages } = scan({
+      'src/api/thing.ts': `import type { KubernetesObject } from 'shaper-gen';
+/** @shaper:maxLength 10 */
+export type Name = string;
+/** @shaper:minimum 1 */
+export type Count = number;
+export type List<T> = T[];
+export type ListOf<T> = List<T>;
+export type ByKey<V> = Record<string, V>;
+export type Frozen<V> = Readonly<ByKey<V>>;
+export type Defaulted<T = Name> = readonly T[];
+/** @shaper:resource */
+export interface Thing extends KubernetesObject {
+  spec?: { names?: List<Name>; counts?: ListOf<Count>; byKey?: ByKey<Name>; frozen?: Frozen<Count>; defaulted?: Defaulted; nested?: List<List<Name>> };
+}
+`,
+    });
+    expect(messages).toEqual([]);
+    const name = { type: 'string', maxLength: 10 };
+    const count = { type: 'integer', minimum: 1 };
+    expect(crds[0]!.versions[0]!.schema.properties!.spec).toEqual({
+      type: 'object',
+      properties: {
+        byKey: { type: 'object', additionalProperties: name },
+        counts: { type: 'array', items: count },
+        defaulted: { type: 'array', items: name },
+        frozen: { type: 'object', additionalProperties: count },
+        names: { type: 'array', items: name },
+        nested: { type: 'array', items: { type: 'array', items: name } },
       },
     });
   });
