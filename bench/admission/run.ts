@@ -2,8 +2,9 @@
  * Admission load (node bench/run.ts admission): the framework (`shaper-gen
  * serve` with handlers.ts) against the floor (floor-server.ts, bare
  * node:https, compiled like serve), the same work written by hand
- * (hand-written-server.ts) and the controller-runtime peer
- * (bench/peers/controller-runtime, GOMAXPROCS=1), on loopback over HTTPS with
+ * (hand-written-server.ts; and, for information, the same code after the
+ * other work a deployable server does, hand-written-busy-server.ts) and the
+ * controller-runtime peer (bench/peers/controller-runtime, GOMAXPROCS=1), on loopback over HTTPS with
  * keep-alive; servers pinned to CPU 0, wrk to CPU 1 (servers.ts). Interleaved
  * rounds; the median of each figure and of each per-round ratio to the floor
  * with the same body is reported. Before timing, serve and the peer must
@@ -21,7 +22,7 @@ import { PEER_SOURCE_DIR, peerBinary, type PeerBinary } from './controller-runti
 import { equivalenceCases } from './equivalence-cases.ts';
 import { checkEquivalence, formatEquivalence, type EquivalenceResult } from './equivalence.ts';
 import { cpuTicks, createServers, median, NODE_FLAGS_OPTION, REPO, rssMiB, untilIdle, wrk, type BodyName, type Server, type Servers } from './servers.ts';
-import { admissionTargets, formatTargets, handWrittenTargets } from './targets.ts';
+import { admissionTargets, CONNECTIONS, formatTargets, handWrittenTargets } from './targets.ts';
 
 /** How long after starting the servers their idle memory is read. */
 const IDLE_AGE_MS = 15_000;
@@ -29,10 +30,11 @@ const IDLE_AGE_MS = 15_000;
 const MULTICORE_CONNECTIONS = 32;
 const PEER = 'controller-runtime';
 const HAND = 'hand-written';
+const BUSY = 'hand-written after other work';
 
 interface Workload {
   name: string;
-  server: 'floor' | 'hand' | 'framework' | 'peer';
+  server: 'floor' | 'hand' | 'hand-busy' | 'framework' | 'peer';
   path: string;
   body: BodyName;
 }
@@ -42,9 +44,11 @@ const ALL_WORKLOADS: Workload[] = [
   { name: 'allow-all', server: 'framework', path: '/validate-allow-all', body: 'profile' },
   { name: `allow-all, ${PEER}`, server: 'peer', path: '/validate-allow-all', body: 'profile' },
   { name: `mutate-profile, ${HAND}`, server: 'hand', path: '/mutate-profile', body: 'profile' },
+  { name: `mutate-profile, ${BUSY}`, server: 'hand-busy', path: '/mutate-profile', body: 'profile' },
   { name: 'mutate-profile', server: 'framework', path: '/mutate-profile', body: 'profile' },
   { name: `mutate-profile, ${PEER}`, server: 'peer', path: '/mutate-profile', body: 'profile' },
   { name: `validate-profile, ${HAND}`, server: 'hand', path: '/validate-profile', body: 'profile' },
+  { name: `validate-profile, ${BUSY}`, server: 'hand-busy', path: '/validate-profile', body: 'profile' },
   { name: 'validate-profile', server: 'framework', path: '/validate-profile', body: 'profile' },
   { name: `validate-profile, ${PEER}`, server: 'peer', path: '/validate-profile', body: 'profile' },
   { name: 'floor (assignment body)', server: 'floor', path: '/', body: 'assignment' },
@@ -84,24 +88,26 @@ async function requireEquivalence(report: Report, serve: Server, peer: Server, l
  * Fails the run unless the hand-written server answers the Profile webhooks' equivalence cases as serve does:
  * the same objects patched, allowed or denied with the same code (its denials are worded more briefly).
  */
-async function requireAgreementWithHand(report: Report, serve: Server, hand: Server): Promise<void> {
+async function requireAgreementWithHand(report: Report, serve: Server, hand: Server, label = HAND, phrase = `the ${HAND} server`): Promise<void> {
   const endpoints = [
     { name: 'serve', port: serve.port },
-    { name: HAND, port: hand.port },
+    { name: label, port: hand.port },
   ] as const;
   const cases = equivalenceCases().filter((c) => c.path === '/mutate-profile' || c.path === '/validate-profile');
   const result = await checkEquivalence(...endpoints, cases, ['allowed', 'code', 'warnings', 'patched']);
   if (result.mismatches.length > 0) {
     console.error(formatEquivalence(result, ...endpoints));
-    throw new Error(`serve and the ${HAND} server answered ${result.mismatches.length} of ${result.cases} cases differently; nothing was timed`);
+    throw new Error(`serve and ${phrase} answered ${result.mismatches.length} of ${result.cases} cases differently; nothing was timed`);
   }
-  report.line(`Equivalence: serve and the ${HAND} server patch the same objects and allow or deny with the same codes in all ${result.cases} cases of /mutate-profile and /validate-profile.`);
+  report.line(`Equivalence: serve and ${phrase} patch the same objects and allow or deny with the same codes in all ${result.cases} cases of /mutate-profile and /validate-profile.`);
   report.line();
 }
 
 interface Started {
   floor: { small: Server; large: Server };
   hand: { small: Server; large: Server };
+  /** Serves only the small body's workloads. */
+  'hand-busy': { small: Server; large: Server };
   framework: { small: Server; large: Server };
   peer?: { small: Server; large: Server };
 }
@@ -114,9 +120,15 @@ async function startAll(servers: Servers, peer: string | undefined): Promise<Sta
   return {
     floor: { small: await servers.startFloor(), large: await servers.startFloor() },
     hand: { small: await servers.startHandWritten(), large: await servers.startHandWritten() },
+    'hand-busy': await both(servers.startHandWrittenBusy()),
     framework: { small: await servers.startFramework(), large: await servers.startFramework() },
     peer: peer === undefined ? undefined : { small: await servers.startPeer(peer, 'pinned'), large: await servers.startPeer(peer, 'pinned') },
   };
+}
+
+async function both(started: Promise<Server>): Promise<{ small: Server; large: Server }> {
+  const server = await started;
+  return { small: server, large: server };
 }
 
 function idleOf(started: Started) {
@@ -179,7 +191,12 @@ async function measure(servers: Servers, workloads: readonly Workload[], serverO
     }
   }
   const floorFor = (w: Workload) => workloads.find((f) => f.server === 'floor' && f.body === w.body)!;
-  const handFor = (w: Workload) => (w.server === 'framework' ? workloads.find((h) => h.server === 'hand' && h.path === w.path && h.body === w.body) : undefined);
+  const referenceFor = (w: Workload, server: 'hand' | 'hand-busy') =>
+    w.server === 'framework' ? workloads.find((h) => h.server === server && h.path === w.path && h.body === w.body) : undefined;
+  const ratiosTo = (w: Workload, conns: number, server: 'hand' | 'hand-busy') => {
+    const key = `${referenceFor(w, server)?.name}@${conns}`;
+    return roundRatios(samples.get(`${w.name}@${conns}`)!, samples.get(key), cpuPerRequest.get(`${w.name}@${conns}`)!, cpuPerRequest.get(key));
+  };
   return connections.flatMap((conns) =>
     workloads.map((w) => {
       const runs = samples.get(`${w.name}@${conns}`)!;
@@ -194,7 +211,8 @@ async function measure(servers: Servers, workloads: readonly Workload[], serverO
         p999Ms: median(runs.map((r) => r.p999Ms)),
         errors: runs.reduce((sum, r) => sum + r.errors, 0),
         ratioToFloor: w.server === 'floor' ? 1 : median(runs.map((r, i) => r.rps / floorRuns[i]!.rps)),
-        toHand: roundRatios(runs, samples.get(`${handFor(w)?.name}@${conns}`), cpuPerRequest.get(`${w.name}@${conns}`)!, cpuPerRequest.get(`${handFor(w)?.name}@${conns}`)),
+        toHand: ratiosTo(w, conns, 'hand'),
+        toBusy: ratiosTo(w, conns, 'hand-busy'),
       };
     }),
   );
@@ -218,38 +236,45 @@ function roundRatios(runs: readonly WrkResult[], handRuns: readonly WrkResult[] 
   };
 }
 
-function reportHandWritten(report: Report, rows: Awaited<ReturnType<typeof measure>>, idle: ReturnType<typeof idleOf>, peak: ReturnType<typeof peakOf>): void {
+type MeasuredRows = Awaited<ReturnType<typeof measure>>;
+
+/** serve's rows against one reference server: req/s, p99 and CPU per request, medians of the per-round ratios with their ranges. */
+function ratioTable(report: Report, rows: MeasuredRows, reference: string, ratiosOf: (row: MeasuredRows[number]) => HandRatios | undefined): void {
   const range = ([low, high]: readonly [number, number]) => `${low.toFixed(2)}–${high.toFixed(2)}`;
+  report.table(
+    ['workload', 'conns', 'req/s', `× ${reference}`, 'range', 'p99 ms', `p99 × ${reference}`, 'range', `CPU µs/request (${reference})`, `req per CPU-s × ${reference}`, 'range'],
+    rows.flatMap((r) => {
+      const ratios = ratiosOf(r);
+      if (!ratios) return [];
+      const [own, theirs] = ratios.cpuUsPerRequest;
+      return [
+        [
+          r.workload,
+          r.connections,
+          r.rps.toFixed(0),
+          ratios.rps.toFixed(2),
+          range(ratios.rpsRange),
+          r.p99Ms.toFixed(2),
+          ratios.p99.toFixed(2),
+          range(ratios.p99Range),
+          `${own.toFixed(0)} (${theirs.toFixed(0)})`,
+          ratios.perCpu.toFixed(2),
+          range(ratios.perCpuRange),
+        ],
+      ];
+    }),
+  );
+  report.line();
+}
+
+function reportHandWritten(report: Report, rows: MeasuredRows, idle: ReturnType<typeof idleOf>, peak: ReturnType<typeof peakOf>): void {
   report.line(
     `## Against the same work written by hand
 
 ${HAND}-server.ts: the sample's Profile defaulter and validator on bare node:https. ` + 'Ratios are medians of the per-round ratios, with their range over the rounds.',
   );
   report.line();
-  report.table(
-    ['workload', 'conns', 'req/s', `× ${HAND}`, 'range', 'p99 ms', `p99 × ${HAND}`, 'range', `CPU µs/request (${HAND})`, `req per CPU-s × ${HAND}`, 'range'],
-    rows.flatMap((r) => {
-      const hand = r.toHand;
-      if (!hand) return [];
-      const [own, theirs] = hand.cpuUsPerRequest;
-      return [
-        [
-          r.workload,
-          r.connections,
-          r.rps.toFixed(0),
-          hand.rps.toFixed(2),
-          range(hand.rpsRange),
-          r.p99Ms.toFixed(2),
-          hand.p99.toFixed(2),
-          range(hand.p99Range),
-          `${own.toFixed(0)} (${theirs.toFixed(0)})`,
-          hand.perCpu.toFixed(2),
-          range(hand.perCpuRange),
-        ],
-      ];
-    }),
-  );
-  report.line();
+  ratioTable(report, rows, HAND, (row) => row.toHand);
   report.line(
     "CPU per request: the server process's user and system time over the requests wrk counted. On a shared machine it varies far less than req/s, which follows the CPU the server was given.",
   );
@@ -260,6 +285,14 @@ ${HAND}-server.ts: the sample's Profile defaulter and validator on bare node:htt
       "The rest of each idle figure is the node binary's code paged in: more of it once V8's optimising compilers have run, which the bundled runtime keeps from happening at start-up (docs/adr/0014-the-package-ships-a-bundle.md).",
   );
   report.line();
+  report.line(
+    `### Against the same code after other work
+
+The ${HAND} server's code after the work a deployable server's process also does (hand-written-busy-server.ts: a plain-HTTP listener answering probes, streams, event emitters, nextTick), as serve answers the kubelet's probes and Prometheus beside the webhook port. ` +
+      "Node's own stream, event and HTTP code is shared by all of it, and runs slower for the webhook port once it has seen other callers. For information: issue 30's targets stay against the clean server above.",
+  );
+  report.line();
+  ratioTable(report, rows, BUSY, (row) => row.toBusy);
 }
 
 /**
@@ -321,6 +354,16 @@ async function multicoreComparison(report: Report, servers: Servers, binary: str
   return { rows, peakMiB };
 }
 
+/** serve's req/s, requests per CPU-second and p99 over the busy hand-written server's, for each workload it serves, at the targets' connections. */
+function busySummary(rows: MeasuredRows): string {
+  const summaries = rows.flatMap((row) => {
+    const busy = row.toBusy;
+    if (!busy || row.connections !== CONNECTIONS) return [];
+    return [`${row.workload} ${busy.rps.toFixed(2)}× req/s, ${busy.perCpu.toFixed(2)}× per CPU-second, p99 ${busy.p99.toFixed(2)}×`];
+  });
+  return summaries.length > 0 ? summaries.join('; ') : `not measured (needs --connections with ${CONNECTIONS})`;
+}
+
 function reportMemory(report: Report, idle: ReturnType<typeof idleOf>, idleAfterWarmup: ReturnType<typeof idleOf>, peak: ReturnType<typeof peakOf>): void {
   const peerMiB = (value: number | undefined) => (value === undefined ? '' : `, ${PEER} ${value.toFixed(1)}`);
   report.line(
@@ -373,6 +416,7 @@ export default defineBenchmark({
     }
 
     await requireAgreementWithHand(report, started.framework.small, started.hand.small);
+    await requireAgreementWithHand(report, started.framework.small, started['hand-busy'].small, BUSY, `the ${HAND} server after other work`);
 
     process.stderr.write('warm-up\n');
     for (const w of workloads) wrk(serverOf(w).port, w.path, servers.bodies[w.body], 8, 1);
@@ -396,6 +440,8 @@ export default defineBenchmark({
     report.line(`## Targets\n\nIssue 11's targets: throughput and p99 at 32 connections; ratios are medians of per-round ratios.\n\n${formatTargets(targets)}`);
     report.line();
     report.line(`Issue 30's targets, against the ${HAND} server, at 32 connections:\n\n${formatTargets(handWrittenTargets(rows, { idle, peak }))}`);
+    report.line();
+    report.line(`For information, the same ratios against the ${HAND} server after other work (above), at ${CONNECTIONS} connections: ${busySummary(rows)}.`);
 
     const peer = started.peer && {
       controllerRuntime: controllerRuntimeVersion(),

@@ -28,7 +28,8 @@ export interface Target {
   met: boolean | undefined;
 }
 
-const CONNECTIONS = 32;
+/** The connection count the targets are read at. */
+export const CONNECTIONS = 32;
 const THROUGHPUT: [workload: string, floor: string, atLeast: number][] = [
   ['allow-all', 'floor (profile body)', 0.95],
   ['validate-profile', 'floor (profile body)', 0.9],
