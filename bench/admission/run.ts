@@ -4,13 +4,14 @@
  * node:https, compiled like serve), the same work written by hand
  * (hand-written-server.ts; and, for information, the same code after the
  * other work a deployable server does, hand-written-busy-server.ts) and the
- * controller-runtime peer (bench/peers/controller-runtime, GOMAXPROCS=1), on loopback over HTTPS with
- * keep-alive; servers pinned to CPU 0, wrk to CPU 1 (servers.ts). Interleaved
- * rounds; the median of each figure and of each per-round ratio to the floor
- * with the same body is reported. Before timing, serve and the peer must
- * answer every case of equivalence-cases.ts alike; afterwards the peer runs
- * once more at GOMAXPROCS=2, unpinned, beside `serve --workers 2`. Ends with
- * issue 11's targets (targets.ts). Also writes bench/results/admission.json.
+ * controller-runtime peer (bench/peers/controller-runtime, GOMAXPROCS=1), on
+ * loopback over HTTPS with keep-alive; servers pinned to CPU 0, wrk to CPU 1
+ * (servers.ts). Interleaved rounds; the median of each figure and of each
+ * per-round ratio to the floor with the same body is reported. Before timing,
+ * serve and the peer must answer every case of equivalence-cases.ts alike;
+ * afterwards the peer runs once more at GOMAXPROCS=2, unpinned, beside
+ * `serve --workers 2`. Ends with issue 11's targets (targets.ts). Also writes
+ * bench/results/admission.json.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -120,13 +121,14 @@ async function startAll(servers: Servers, peer: string | undefined): Promise<Sta
   return {
     floor: { small: await servers.startFloor(), large: await servers.startFloor() },
     hand: { small: await servers.startHandWritten(), large: await servers.startHandWritten() },
-    'hand-busy': await both(servers.startHandWrittenBusy()),
+    'hand-busy': await forBothBodies(servers.startHandWrittenBusy()),
     framework: { small: await servers.startFramework(), large: await servers.startFramework() },
     peer: peer === undefined ? undefined : { small: await servers.startPeer(peer, 'pinned'), large: await servers.startPeer(peer, 'pinned') },
   };
 }
 
-async function both(started: Promise<Server>): Promise<{ small: Server; large: Server }> {
+/** One server in both places: only the small body's workloads use it. */
+async function forBothBodies(started: Promise<Server>): Promise<{ small: Server; large: Server }> {
   const server = await started;
   return { small: server, large: server };
 }
