@@ -137,7 +137,7 @@ function spelledNode(checker: TS.TypeChecker, node: TS.TypeNode | undefined, out
     alias.typeParameters?.forEach((parameter, index) => {
       const argument = written[index] ?? parameter.default;
       // An argument is written where the outer alias's parameters are in scope.
-      if (argument) next.set(parameter, boundNode(checker, argument, bindings) ?? argument);
+      if (argument) next.set(parameter, boundNode(checker, argument, bindings)!);
     });
     bindings = next;
     current = boundNode(checker, unwrapNode(alias.type), bindings);
