@@ -30,7 +30,7 @@ const metrics = new ServerMetrics();
 // No webhooks on the fast path: every request goes through Express's router.
 const server = new WebhookServer({ config, webhooks: new Map(), log, kube, metrics });
 const deps = { log, kube, objects: new MemoryObjects({}), metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: MemoryBudget.fromHeap() };
-for (const [path, entry] of registerWebhooks(webhooks)) server.app.post(path, admissionEndpoint(entry, deps));
+for (const [path, entry] of registerWebhooks(webhooks)) server.app.post(path, admissionEndpoint(entry, deps).node);
 const { webhook } = await server.start();
 console.log(`listening ${webhook.port}`);
 process.on('SIGTERM', () => void server.shutdown().then(() => process.exit(0)));

@@ -1,8 +1,10 @@
 /**
  * The HTTP side of one registered webhook: method, content type and body
  * checks, decoding, the decision, the response, metrics and the log line.
- * Works on raw node:http objects so that the admission hot path does not pay
- * for Express routing (`npm run bench -- admission-express` measures the difference).
+ * Two entries: the fast path's (review-connection.ts), which has read a plain
+ * review request whole, and node:http's, for every other request to the path.
+ * Neither goes through Express routing (`npm run bench -- admission-express`
+ * measures the difference).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -14,8 +16,9 @@ import { collectBody, type BodyResult } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 import type { RegisteredWebhook } from './registry.js';
-import { unsupportedHeaders } from './request-headers.js';
-import { writeResponse } from './write-response.js';
+import { headersOf, unsupportedHeaders } from './request-headers.js';
+import type { Reply, RequestHeaders, ReviewRoute } from './review-connection.js';
+import { nodeReply } from './write-response.js';
 
 export interface EndpointDeps {
   readonly log: Logger;
@@ -30,7 +33,14 @@ export interface EndpointDeps {
 
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps): RawHandler {
+export interface AdmissionEndpoint {
+  /** For requests node:http reads. */
+  readonly node: RawHandler;
+  /** For plain review requests the fast path has read. */
+  readonly review: ReviewRoute;
+}
+
+export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps): AdmissionEndpoint {
   const { webhook, handler } = entry;
   const series = deps.metrics.forWebhook(webhook.path);
   // The webhook's own: the same for every request.
@@ -38,43 +48,43 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
   const log = deps.log.child({ webhook: webhook.path });
 
   // A body no API server sends (wrong method, type or encoding, not a review): HTTP status = code, so that any client sees the failure.
-  const reject = (res: ServerResponse, code: number, message: string, { apiVersion = 'admission.k8s.io/v1', uid = '' }: ReviewIdentity = {}) => {
+  const reject = (reply: Reply, code: number, message: string, { apiVersion = 'admission.k8s.io/v1', uid = '' }: ReviewIdentity = {}) => {
     deps.metrics.countRejected(code);
     log.info({ code, uid }, message);
-    send(res, code, reviewOf(apiVersion, erroredResponse(code, message, uid)));
+    send(reply, code, reviewOf(apiVersion, erroredResponse(code, message, uid)));
   };
   // A review the API server can send that this server will not process (too large, too deep): HTTP 200 under the
   // webhook's failurePolicy, as the API server would treat a failed call, but with the reason (docs/adr/0001-http-200-for-refusable-reviews.md).
-  const cannotReview = (res: ServerResponse, code: number, reason: string, identity: ReviewIdentity): void => {
+  const cannotReview = (reply: Reply, code: number, reason: string, identity: ReviewIdentity): void => {
     const { apiVersion, uid } = identity;
-    if (!apiVersion || !uid) return reject(res, code, reason, identity);
+    if (!apiVersion || !uid) return reject(reply, code, reason, identity);
     deps.metrics.countRejected(code);
     log.info({ code, uid }, reason);
-    send(res, 200, reviewOf(apiVersion, failedCallResponse(webhook, uid, code, `webhook ${webhook.name} (${webhook.path}) cannot review this request: ${reason}`)));
+    send(reply, 200, reviewOf(apiVersion, failedCallResponse(webhook, uid, code, `webhook ${webhook.name} (${webhook.path}) cannot review this request: ${reason}`)));
   };
 
   // Synchronous from the body's end to the response when the handler is (no promise, no timer, no microtask per
   // request); a promise only when the heap is short or the handler returns one.
-  const handle = (req: IncomingMessage, res: ServerResponse, read: BodyResult, started: bigint): void | Promise<void> => {
-    const unsupported = unsupportedHeaders(req, 'admission reviews');
+  const handle = (headers: RequestHeaders, reply: Reply, read: BodyResult, started: bigint): void | Promise<void> => {
+    const unsupported = unsupportedHeaders(headers, 'admission reviews');
     if (!read.ok) {
       const identity = identifyReview(read.head ?? '');
       if (read.code === 413 && !unsupported) {
-        cannotReview(res, 413, read.message, identity);
+        cannotReview(reply, 413, read.message, identity);
         return;
       }
-      reject(res, read.code, read.message, identity);
+      reject(reply, read.code, read.message, identity);
       return;
     }
     if (unsupported) {
-      reject(res, unsupported.code, unsupported.message, identifyReview(read.body));
+      reject(reply, unsupported.code, unsupported.message, identifyReview(read.body));
       return;
     }
     const { cost, depthChecked } = estimateReview(read.body, webhook.mutating);
     if (cost > deps.memory.capacity) {
       const work = webhook.mutating ? 'decode, default and diff' : 'decode and validate';
       cannotReview(
-        res,
+        reply,
         413,
         `this review needs about ${mib(cost)} MiB of heap to ${work}, more than the ${mib(deps.memory.capacity)} MiB the server keeps for reviews: raise the container's memory limit (chart: resources.limits.memory) or write smaller objects`,
         identifyReview(read.body),
@@ -83,41 +93,41 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     }
     const release = deps.memory.tryAcquire(cost);
     const text = { body: read.body, depthChecked };
-    if (release) return review(res, text, release, 0, started);
-    return waitForHeap(res, text, cost, started);
+    if (release) return review(reply, text, release, 0, started);
+    return waitForHeap(reply, text, cost, started);
   };
-  const waitForHeap = async (res: ServerResponse, text: ReviewText, cost: number, started: bigint): Promise<void> => {
+  const waitForHeap = async (reply: Reply, text: ReviewText, cost: number, started: bigint): Promise<void> => {
     const waitStarted = Date.now();
     const release = await deps.memory.acquire(cost, deadlineMs);
     if (!release) {
       const { apiVersion = 'admission.k8s.io/v1', uid = '' } = identifyReview(text.body);
       log.warn({ uid, cost, inUse: deps.memory.bytesInUse }, 'no heap for this review within its deadline');
       deps.metrics.countRejected(504);
-      send(res, 200, reviewOf(apiVersion, timeoutResponse(webhook, uid, deadlineMs)));
+      send(reply, 200, reviewOf(apiVersion, timeoutResponse(webhook, uid, deadlineMs)));
       return;
     }
-    return review(res, text, release, Date.now() - waitStarted, started);
+    return review(reply, text, release, Date.now() - waitStarted, started);
   };
   // Decodes, admits and answers; `release` gives back the review's heap once the response is written.
-  const review = (res: ServerResponse, { body, depthChecked }: ReviewText, release: () => void, waitedMs: number, started: bigint): void | Promise<void> => {
+  const review = (reply: Reply, { body, depthChecked }: ReviewText, release: () => void, waitedMs: number, started: bigint): void | Promise<void> => {
     let pending: Promise<void> | undefined;
     try {
       const decoded = decodeReview(body, depthChecked);
       if ('error' in decoded) {
-        (decoded.exceedsLimit ? cannotReview : reject)(res, 400, decoded.error, decoded);
+        (decoded.exceedsLimit ? cannotReview : reject)(reply, 400, decoded.error, decoded);
         return;
       }
       const { apiVersion, request } = decoded.review;
       const admitted = admit(webhook, handler, request, { log: deps.log, kube: deps.kube, objects: deps.objects, deadlineMs, waitedMs, decodedFromJson: true });
       if (!isThenable(admitted)) {
-        send(res, 200, reviewOf(apiVersion, admitted.response));
+        send(reply, 200, reviewOf(apiVersion, admitted.response));
         recordAnswer(request, admitted, started);
         return; // `finally` gives the heap back
       }
       pending = admitted.then(
         (result) => {
           try {
-            send(res, 200, reviewOf(apiVersion, result.response));
+            send(reply, 200, reviewOf(apiVersion, result.response));
           } finally {
             release();
           }
@@ -151,35 +161,42 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
   const finished = () => {
     series.inFlight.value--;
   };
-  const failed = (error: unknown, res: ServerResponse) => {
+  const failed = (error: unknown, reply: Reply) => {
     // Only a bug in this file gets here; the connection still gets an answer.
     log.error({ err: error }, 'admission endpoint failed');
-    if (!res.headersSent) send(res, 500, reviewOf('admission.k8s.io/v1', erroredResponse(500, 'internal server error')));
-    else res.destroy();
+    if (!reply.sent) send(reply, 500, reviewOf('admission.k8s.io/v1', erroredResponse(500, 'internal server error')));
+    else reply.abort();
     finished();
   };
-  const afterBody = (req: IncomingMessage, res: ServerResponse, read: BodyResult, started: bigint): void => {
+  const afterBody = (headers: RequestHeaders, reply: Reply, read: BodyResult, started: bigint): void => {
     let handled: void | Promise<void>;
     try {
-      handled = handle(req, res, read, started);
+      handled = handle(headers, reply, read, started);
     } catch (error) {
-      failed(error, res);
+      failed(error, reply);
       return;
     }
-    if (handled) handled.then(finished, (error: unknown) => failed(error, res));
+    if (handled) handled.then(finished, (error: unknown) => failed(error, reply));
     else finished();
   };
-  return (req, res) => {
-    series.inFlight.value++;
-    const started = process.hrtime.bigint();
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'POST');
-      reject(res, 405, `method ${req.method} not allowed; admission webhooks take POST`);
-      finished();
-      return;
-    }
-    // The body first: every refusal names the request's uid, as the API server requires of any answer.
-    collectBody(req, deps.maxRequestBytes, (read) => afterBody(req, res, read, started));
+  return {
+    node(req, res) {
+      series.inFlight.value++;
+      const started = process.hrtime.bigint();
+      const reply = nodeReply(res);
+      if (req.method !== 'POST') {
+        res.setHeader('Allow', 'POST');
+        reject(reply, 405, `method ${req.method} not allowed; admission webhooks take POST`);
+        finished();
+        return;
+      }
+      // The body first: every refusal names the request's uid, as the API server requires of any answer.
+      collectBody(req, deps.maxRequestBytes, (read) => afterBody(headersOf(req), reply, read, started));
+    },
+    review(request, reply) {
+      series.inFlight.value++;
+      afterBody(request, reply, { ok: true, body: request.body }, process.hrtime.bigint());
+    },
   };
 }
 
@@ -193,6 +210,6 @@ function mib(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(0);
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  writeResponse(res, status, 'application/json', JSON.stringify(body));
+function send(reply: Reply, status: number, body: unknown): void {
+  reply.send(status, JSON.stringify(body));
 }

@@ -6,7 +6,6 @@
  * soon as its handshake completes, so that is what a flood of half-open or
  * idle connections holds, and new connections keep getting through.
  */
-import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -46,8 +45,8 @@ export class ConnectionLimits {
   }
 
   /** Call for every request: its connection is in use, not a candidate to shed. */
-  track(req: IncomingMessage): void {
-    const connection = this.bySecureSocket.get(req.socket as TLSSocket);
+  track(socket: TLSSocket): void {
+    const connection = this.bySecureSocket.get(socket);
     if (connection) this.silent.delete(connection);
   }
 

@@ -15,7 +15,7 @@ import { readBody } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 import type { RawHandler } from './admission-endpoint.js';
-import { unsupportedHeaders } from './request-headers.js';
+import { headersOf, unsupportedHeaders } from './request-headers.js';
 import { writeResponse } from './write-response.js';
 
 export interface ConversionEndpointDeps {
@@ -55,7 +55,7 @@ export function conversionEndpoint(path: string, conversions: ConversionsByKind,
       fail(res, identifyConversionReview(read.head ?? ''), read.message, started);
       return;
     }
-    const unsupported = unsupportedHeaders(req, 'conversion reviews');
+    const unsupported = unsupportedHeaders(headersOf(req), 'conversion reviews');
     if (unsupported) {
       deps.metrics.countRejected(unsupported.code);
       fail(res, identifyConversionReview(read.body), unsupported.message, started);

@@ -4,7 +4,6 @@
  * its socket for ever. A connection that has not sent a request within the
  * deadline is closed.
  */
-import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 
@@ -19,12 +18,8 @@ export class FirstRequestDeadline {
     });
   }
 
-  /** Call for every request: the connection has sent one. */
-  track(req: IncomingMessage): void {
-    this.sent(req.socket as TLSSocket);
-  }
-
-  private sent(socket: TLSSocket): void {
+  /** Call for every request: its connection has sent one. */
+  sent(socket: TLSSocket): void {
     const timer = this.waiting.get(socket);
     if (timer === undefined) return;
     clearTimeout(timer);

@@ -6,16 +6,18 @@
  * whole sweep period is closed. When the listener finally closes, no client is
  * about to reuse a connection, so no request is reset.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import type { Exchange } from './review-connection.js';
 
 /** What the sweep needs to know of one connection. */
 interface ConnectionUse {
-  /** The response to its latest request; undefined until it carries one. */
-  latest: ServerResponse | undefined;
-  /** `latest` at the last sweep: null when it had carried no request then; undefined until a sweep has seen it. */
-  atSweep: ServerResponse | null | undefined;
+  /** Requests it has carried. */
+  requests: number;
+  /** Its latest request's exchange (node:http's response, or the fast path's connection); undefined until it carries one. */
+  latest: Exchange | undefined;
+  /** `requests` at the last sweep; undefined until a sweep has seen it. */
+  atSweep: number | undefined;
 }
 
 export class KeepAliveDrain {
@@ -33,16 +35,19 @@ export class KeepAliveDrain {
     private readonly sweepMs = 1000,
   ) {
     server.on('secureConnection', (socket: TLSSocket) => {
-      this.connections.set(socket, { latest: undefined, atSweep: undefined });
+      this.connections.set(socket, { requests: 0, latest: undefined, atSweep: undefined });
       socket.once('close', () => this.connections.delete(socket));
     });
   }
 
-  /** Call for every request, before its response is written. */
-  track(req: IncomingMessage, res: ServerResponse): void {
-    const use = this.connections.get(req.socket as TLSSocket);
-    if (use) use.latest = res;
-    if (this.draining) res.shouldKeepAlive = false;
+  /** Call for every request, before its response is written: true when the response must close the connection (`Connection: close`). */
+  track(socket: TLSSocket, exchange: Exchange): boolean {
+    const use = this.connections.get(socket);
+    if (use) {
+      use.requests++;
+      use.latest = exchange;
+    }
+    return this.draining;
   }
 
   start(): void {
@@ -60,10 +65,9 @@ export class KeepAliveDrain {
   // A request that arrives on a socket while we close it is reset; closing only sockets unused for a whole period keeps that race rare.
   private sweep(): void {
     for (const [socket, use] of this.connections) {
-      const latest = use.latest ?? null;
-      if (latest && !latest.writableFinished) continue;
-      if (use.atSweep === latest) socket.destroy();
-      else use.atSweep = latest;
+      if (use.latest && !use.latest.writableFinished) continue;
+      if (use.atSweep === use.requests) socket.destroy();
+      else use.atSweep = use.requests;
     }
   }
 }

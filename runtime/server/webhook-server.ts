@@ -19,6 +19,7 @@ import type { ObjectSource } from '../cache/object-source.js';
 import type { ApiConnection } from '../kube/api-connection.js';
 import type { ConversionsByKind } from '../conversion/convert.js';
 import { admissionEndpoint, type RawHandler } from './admission-endpoint.js';
+import type { ReviewRoute } from './review-connection.js';
 import { conversionEndpoint } from './conversion-endpoint.js';
 import { Drain } from './drain.js';
 import { createPlainApp } from './express-app.js';
@@ -68,6 +69,8 @@ export class WebhookServer {
   readonly metrics: ServerMetrics;
   private readonly informers: InformerCache | undefined;
   private readonly endpoints = new Map<string, RawHandler>();
+  /** The admission endpoints' entries for the fast path, by path. */
+  private readonly reviewRoutes = new Map<string, ReviewRoute>();
   private readonly listener: WebhookListener;
   private readonly certificate: ServingCertificate;
   private readonly drain: Drain;
@@ -83,11 +86,20 @@ export class WebhookServer {
     }
     const objects = options.objects ?? this.informers!;
     const deps = { log, kube: options.kube, objects, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: options.memory ?? MemoryBudget.fromHeap() };
-    for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
+    for (const [path, entry] of options.webhooks) {
+      const endpoint = admissionEndpoint(entry, deps);
+      this.endpoints.set(path, endpoint.node);
+      this.reviewRoutes.set(path, endpoint.review);
+    }
     for (const [path, conversions] of options.conversions ?? []) this.endpoints.set(path, conversionEndpoint(path, conversions, deps));
 
     const tls = tlsServerOptions(config.webhook, HANDSHAKE_TIMEOUT_MS, options.certificate);
-    this.listener = new WebhookListener(tls, (req, res) => this.route(req, res), log, {
+    const routes = {
+      node: (req: IncomingMessage, res: ServerResponse) => this.route(req, res),
+      review: (path: string) => this.reviewRoutes.get(path),
+      maxBodyBytes: config.webhook.maxRequestBytes,
+    };
+    this.listener = new WebhookListener(tls, routes, log, {
       mtls: config.webhook.clientCAName !== '',
       bounds: config.webhook,
       onShed: (bound) => {
