@@ -33,14 +33,15 @@ export interface EndpointDeps {
 
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface AdmissionEndpoint {
+/** A review path's two entries. */
+export interface Endpoint {
   /** For requests node:http reads. */
   readonly node: RawHandler;
   /** For plain review requests the fast path has read. */
   readonly review: ReviewRoute;
 }
 
-export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps): AdmissionEndpoint {
+export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps): Endpoint {
   const { webhook, handler } = entry;
   const series = deps.metrics.forWebhook(webhook.path);
   // The webhook's own: the same for every request.

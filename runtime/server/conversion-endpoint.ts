@@ -5,18 +5,18 @@
  * conversion webhook's failure from the review's `result`, so every review it
  * could have sent is answered with HTTP 200, Failure included.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { answerConversionReview, type ConversionStep } from '../conversion/answer.js';
 import type { ConversionsByKind } from '../conversion/convert.js';
 import { failedReview, identifyConversionReview, type ConversionReview, type ReviewIdentity } from '../conversion/review.js';
 import { loggableThrown } from '../thrown.js';
-import { readBody } from './body.js';
+import { readBody, type BodyResult } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
-import type { RawHandler } from './admission-endpoint.js';
+import type { Endpoint } from './admission-endpoint.js';
 import { headersOf, unsupportedHeaders } from './request-headers.js';
-import { writeResponse } from './write-response.js';
+import type { Reply, RequestHeaders } from './review-connection.js';
+import { nodeReply } from './write-response.js';
 
 export interface ConversionEndpointDeps {
   readonly log: Logger;
@@ -28,37 +28,30 @@ export interface ConversionEndpointDeps {
 /** How long a review may wait for heap before it is refused: the API server's default webhook timeout. */
 const HEAP_WAIT_MS = 10_000;
 
-export function conversionEndpoint(path: string, conversions: ConversionsByKind, deps: ConversionEndpointDeps): RawHandler {
+export function conversionEndpoint(path: string, conversions: ConversionsByKind, deps: ConversionEndpointDeps): Endpoint {
   const series = deps.metrics.forConversion(path);
   const log = deps.log.child({ conversion: path });
 
-  const fail = (res: ServerResponse, identity: ReviewIdentity, message: string, started: bigint, level: 'info' | 'warn' = 'info') => {
+  const fail = (reply: Reply, identity: ReviewIdentity, message: string, started: bigint, level: 'info' | 'warn' = 'info') => {
     log[level]({ uid: identity.uid }, message);
-    answer(res, failedReview(identity, message), 'Failure', [], started);
+    answer(reply, failedReview(identity, message), 'Failure', [], started);
   };
-  const answer = (res: ServerResponse, review: ConversionReview, result: 'Success' | 'Failure', steps: readonly ConversionStep[], started: bigint) => {
-    writeResponse(res, 200, 'application/json', JSON.stringify(review));
+  const answer = (reply: Reply, review: ConversionReview, result: 'Success' | 'Failure', steps: readonly ConversionStep[], started: bigint) => {
+    reply.send(200, JSON.stringify(review));
     series.answered(result, steps);
     series.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, started: bigint) => {
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'POST');
-      deps.metrics.countRejected(405);
-      writeResponse(res, 405, 'application/json', JSON.stringify(failedReview(identifyConversionReview(''), `method ${req.method} not allowed; conversion webhooks take POST`)));
-      return;
-    }
-    const read = await readBody(req, deps.maxRequestBytes);
+  const handle = async (headers: RequestHeaders, reply: Reply, read: BodyResult, started: bigint) => {
     if (!read.ok) {
       deps.metrics.countRejected(read.code);
-      fail(res, identifyConversionReview(read.head ?? ''), read.message, started);
+      fail(reply, identifyConversionReview(read.head ?? ''), read.message, started);
       return;
     }
-    const unsupported = unsupportedHeaders(headersOf(req), 'conversion reviews');
+    const unsupported = unsupportedHeaders(headers, 'conversion reviews');
     if (unsupported) {
       deps.metrics.countRejected(unsupported.code);
-      fail(res, identifyConversionReview(read.body), unsupported.message, started);
+      fail(reply, identifyConversionReview(read.body), unsupported.message, started);
       return;
     }
     // Decoding and converting hold the review and its converted copy: charged as a mutating review.
@@ -67,7 +60,7 @@ export function conversionEndpoint(path: string, conversions: ConversionsByKind,
     if (!release) {
       deps.metrics.countRejected(413);
       fail(
-        res,
+        reply,
         identifyConversionReview(read.body),
         `this review needs about ${mib(cost)} MiB of heap to convert, more than the server can give it now (${mib(deps.memory.capacity)} MiB for reviews): raise the container's memory limit (chart: resources.limits.memory)`,
         started,
@@ -83,19 +76,35 @@ export function conversionEndpoint(path: string, conversions: ConversionsByKind,
       if (failure?.thrown !== undefined) log.error({ uid, err: loggableThrown(failure.thrown) }, failure.message);
       else if (failure) log.info({ uid }, failure.message);
       else if (log.isLevelEnabled('debug')) log.debug({ uid, objects: outcome.steps.length }, 'converted');
-      answer(res, outcome.review, failure ? 'Failure' : 'Success', outcome.steps, started);
+      answer(reply, outcome.review, failure ? 'Failure' : 'Success', outcome.steps, started);
     } finally {
       release();
     }
   };
 
-  return (req, res) => {
-    handle(req, res, process.hrtime.bigint()).catch((error: unknown) => {
-      // Only a bug in this file gets here (a converter's throw is a Failure above); the connection still gets an answer.
-      log.error({ err: error }, 'conversion endpoint failed');
-      if (!res.headersSent) writeResponse(res, 500, 'application/json', JSON.stringify(failedReview(identifyConversionReview(''), 'internal server error')));
-      else res.destroy();
-    });
+  // Only a bug in this file gets here (a converter's throw is a Failure above); the connection still gets an answer.
+  const failed = (reply: Reply) => (error: unknown) => {
+    log.error({ err: error }, 'conversion endpoint failed');
+    if (!reply.sent) reply.send(500, JSON.stringify(failedReview(identifyConversionReview(''), 'internal server error')));
+    else reply.abort();
+  };
+  return {
+    node(req, res) {
+      const started = process.hrtime.bigint();
+      const reply = nodeReply(res);
+      if (req.method !== 'POST') {
+        res.setHeader('Allow', 'POST');
+        deps.metrics.countRejected(405);
+        reply.send(405, JSON.stringify(failedReview(identifyConversionReview(''), `method ${req.method} not allowed; conversion webhooks take POST`)));
+        return;
+      }
+      readBody(req, deps.maxRequestBytes)
+        .then((read) => handle(headersOf(req), reply, read, started))
+        .catch(failed(reply));
+    },
+    review(request, reply) {
+      handle(request, reply, { ok: true, body: request.body }, process.hrtime.bigint()).catch(failed(reply));
+    },
   };
 }
 

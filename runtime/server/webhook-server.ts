@@ -69,7 +69,7 @@ export class WebhookServer {
   readonly metrics: ServerMetrics;
   private readonly informers: InformerCache | undefined;
   private readonly endpoints = new Map<string, RawHandler>();
-  /** The admission endpoints' entries for the fast path, by path. */
+  /** The endpoints' entries for the fast path, by path. */
   private readonly reviewRoutes = new Map<string, ReviewRoute>();
   private readonly listener: WebhookListener;
   private readonly certificate: ServingCertificate;
@@ -86,12 +86,14 @@ export class WebhookServer {
     }
     const objects = options.objects ?? this.informers!;
     const deps = { log, kube: options.kube, objects, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: options.memory ?? MemoryBudget.fromHeap() };
-    for (const [path, entry] of options.webhooks) {
-      const endpoint = admissionEndpoint(entry, deps);
+    const served = [
+      ...[...options.webhooks].map(([path, entry]) => [path, admissionEndpoint(entry, deps)] as const),
+      ...[...(options.conversions ?? [])].map(([path, conversions]) => [path, conversionEndpoint(path, conversions, deps)] as const),
+    ];
+    for (const [path, endpoint] of served) {
       this.endpoints.set(path, endpoint.node);
       this.reviewRoutes.set(path, endpoint.review);
     }
-    for (const [path, conversions] of options.conversions ?? []) this.endpoints.set(path, conversionEndpoint(path, conversions, deps));
 
     const tls = tlsServerOptions(config.webhook, HANDSHAKE_TIMEOUT_MS, options.certificate);
     const routes = {

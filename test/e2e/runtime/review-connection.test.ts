@@ -10,17 +10,28 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionReview } from 'shaper-gen/testing';
 import { webhooks } from '../../fixtures/runtime/handlers.js';
+import { ProfileConversion } from '../../../sample/conversion/profile-conversion.js';
 import { startTestServer, type TestServer } from '../../support/admission-server.js';
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ webhooks, config: { webhook: { maxRequestBytes: 64 * 1024 } } });
+  t = await startTestServer({ webhooks, conversions: [ProfileConversion], config: { webhook: { maxRequestBytes: 64 * 1024 } } });
 });
 afterAll(() => t.stop());
 
 const widget = (size: number) => ({ apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size } });
 const checked = ['checked by the widget validator'];
 const reviewBody = (size: number) => JSON.stringify(admissionReview({ uid: `uid-${size}`, object: widget(size) }));
+const conversionBody = (desiredAPIVersion: string) =>
+  JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'ConversionReview',
+    request: {
+      uid: 'c-1',
+      desiredAPIVersion,
+      objects: [{ apiVersion: 'shaper.io/v1alpha1', kind: 'Profile', metadata: { name: 'gold', namespace: 'a' }, spec: { tier: 'gold', priority: 900 } }],
+    },
+  });
 
 /** A plain review request, as the API server writes one. */
 function plain(urlPath: string, body: string, extraHeaders = ''): string {
@@ -102,7 +113,7 @@ const withoutDate = (response: Response) => ({ head: response.head.replace(/\r\n
 const open = () => RawConnection.open(t.addresses.webhook.port, t.ca.cert);
 
 describe('the fast path for reviews', () => {
-  it('answers a plain review with the bytes node:http writes for it, allowed, denied and patched', async () => {
+  it('answers a plain review with the bytes node:http writes for it: allowed, denied, patched, converted, conversion failed', async () => {
     const fast = await open();
     const node = await open();
     try {
@@ -110,6 +121,8 @@ describe('the fast path for reviews', () => {
         ['/validate-widget', reviewBody(1)],
         ['/validate-widget', reviewBody(11)],
         ['/mutate-widget', reviewBody(2)],
+        ['/convert', conversionBody('shaper.io/v1beta1')],
+        ['/convert', conversionBody('example.io/v9')],
       ] as const) {
         fast.write(plain(urlPath, body));
         node.write(chunked(urlPath, body));
