@@ -1,8 +1,9 @@
 /**
- * Express's router (before) versus the admission fast path (after): node
- * bench/run.ts admission-express. The same admission endpoints registered with
+ * Express's router on node:http versus `serve`'s own path: node bench/run.ts
+ * admission-express. The same admission endpoints registered with
  * `app.post(path, …)` (express-routed-server.ts) beside `shaper-gen serve`,
- * which looks admission paths up in a Map before Express sees the request;
+ * which reads review requests on the TLS socket and finds their endpoint in a
+ * Map, never reaching node:http or Express (runtime/server/review-connection.ts);
  * 32 connections, the floor alongside, same process layout as the admission
  * benchmark (servers.ts).
  */
