@@ -16,8 +16,8 @@ import { collectBody, type BodyResult } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 import type { RegisteredWebhook } from './registry.js';
-import { headersOf, unsupportedHeaders } from './request-headers.js';
-import type { Reply, RequestHeaders, ReviewRoute } from './review-connection.js';
+import { headersOf, unsupportedHeaders, type RequestHeaders } from './request-headers.js';
+import type { Reply, ReviewRoute } from './review-connection.js';
 import { nodeReply } from './write-response.js';
 
 export interface EndpointDeps {
@@ -196,7 +196,7 @@ export function admissionEndpoint(entry: RegisteredWebhook, deps: EndpointDeps):
     },
     review(request, reply) {
       series.inFlight.value++;
-      afterBody(request, reply, { ok: true, body: request.body }, process.hrtime.bigint());
+      afterBody(request, reply, { ok: true, body: request.body }, request.started);
     },
   };
 }

@@ -14,8 +14,8 @@ import { readBody, type BodyResult } from './body.js';
 import { estimateReview, type MemoryBudget } from './memory-budget.js';
 import type { ServerMetrics } from './metrics.js';
 import type { Endpoint } from './admission-endpoint.js';
-import { headersOf, unsupportedHeaders } from './request-headers.js';
-import type { Reply, RequestHeaders } from './review-connection.js';
+import { headersOf, unsupportedHeaders, type RequestHeaders } from './request-headers.js';
+import type { Reply } from './review-connection.js';
 import { nodeReply } from './write-response.js';
 
 export interface ConversionEndpointDeps {
@@ -103,7 +103,7 @@ export function conversionEndpoint(path: string, conversions: ConversionsByKind,
         .catch(failed(reply));
     },
     review(request, reply) {
-      handle(request, reply, { ok: true, body: request.body }, process.hrtime.bigint()).catch(failed(reply));
+      handle(request, reply, { ok: true, body: request.body }, request.started).catch(failed(reply));
     },
   };
 }

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import type { RequestHeaders } from './review-connection.js';
+
+/** The headers an endpoint reads, from node:http's request or the fast path's (review-connection.ts). */
+export interface RequestHeaders {
+  readonly contentType: string | undefined;
+  readonly contentEncoding: string | undefined;
+}
 
 export function headersOf(req: IncomingMessage): RequestHeaders {
   return { contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'] };

@@ -16,16 +16,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
-
-/** The headers an endpoint reads. */
-export interface RequestHeaders {
-  readonly contentType: string | undefined;
-  readonly contentEncoding: string | undefined;
-}
+import type { RequestHeaders } from './request-headers.js';
 
 /** A review request, read whole. */
 export interface ReviewRequest extends RequestHeaders {
   readonly body: string;
+  /** When its first byte arrived (process.hrtime.bigint()), where the latency metrics start. */
+  readonly started: bigint;
 }
 
 /** How an endpoint answers one request: one whole JSON response, or the connection ended without one. */
@@ -132,8 +129,9 @@ export class ReviewConnections {
   }
 
   private sweep(): void {
-    const now = Date.now();
-    for (const connection of this.open) connection.check(now);
+    const now = process.hrtime.bigint();
+    const nowMs = Date.now();
+    for (const connection of this.open) connection.check(now, nowMs);
   }
 }
 
@@ -144,8 +142,8 @@ class ReviewConnection implements Reply, Exchange {
   private length = 0;
   /** The head of the request being received, once whole. */
   private head: Head | undefined;
-  /** When the request being received began (its first byte), or 0. */
-  private receivingSince = 0;
+  /** When the request being received began (its first byte, process.hrtime.bigint()); undefined when none is. */
+  private receivingSince: bigint | undefined;
   /** When the connection last became idle. */
   private idleSince = Date.now();
   /** A request is being answered. */
@@ -179,7 +177,7 @@ class ReviewConnection implements Reply, Exchange {
   };
 
   private received(chunk: Buffer): void {
-    if (this.length === 0 && this.receivingSince === 0) this.receivingSince = Date.now();
+    this.receivingSince ??= process.hrtime.bigint();
     this.chunks.push(chunk);
     this.length += chunk.length;
     if (!this.busy) this.next();
@@ -209,8 +207,9 @@ class ReviewConnection implements Reply, Exchange {
         this.head = undefined;
         this.length -= requestEnd;
         this.chunks = this.length === 0 ? [] : [buffered.subarray(requestEnd)];
-        this.receivingSince = this.length === 0 ? 0 : Date.now();
-        this.answer(head, body);
+        const started = this.receivingSince!;
+        this.receivingSince = this.length === 0 ? undefined : process.hrtime.bigint();
+        this.answer(head, body, started);
       }
     } finally {
       this.dispatching = false;
@@ -230,11 +229,11 @@ class ReviewConnection implements Reply, Exchange {
     return head;
   }
 
-  private answer(head: Head, body: string): void {
+  private answer(head: Head, body: string, started: bigint): void {
     this.busy = true;
     this.sent = false;
     this.closeAfterReply = this.connections.options.onRequest(this.socket, this) || head.close;
-    head.route({ contentType: head.contentType, contentEncoding: head.contentEncoding, body }, this);
+    head.route({ contentType: head.contentType, contentEncoding: head.contentEncoding, body, started }, this);
   }
 
   send(status: number, body: string): void {
@@ -290,18 +289,18 @@ class ReviewConnection implements Reply, Exchange {
    * The bounds node:http keeps on its connections: headersTimeout and requestTimeout on a request being received,
    * keepAliveTimeout when idle. (A drain's sweep is the keep-alive drain's, for every connection of the port.)
    */
-  check(now: number): void {
+  check(now: bigint, nowMs: number): void {
     const { options } = this.connections;
     if (this.busy) return;
-    if (this.receivingSince !== 0) {
-      const limit = this.head === undefined ? options.headersTimeoutMs : options.requestTimeoutMs;
-      if (now - this.receivingSince > limit) {
+    if (this.receivingSince !== undefined) {
+      const limitMs = this.head === undefined ? options.headersTimeoutMs : options.requestTimeoutMs;
+      if (now - this.receivingSince > BigInt(limitMs) * 1_000_000n) {
         this.socket.write(REQUEST_TIMEOUT_RESPONSE);
         this.destroy();
       }
       return;
     }
-    if (now - this.idleSince > options.keepAliveTimeoutMs + KEEP_ALIVE_MARGIN_MS) this.destroy();
+    if (nowMs - this.idleSince > options.keepAliveTimeoutMs + KEEP_ALIVE_MARGIN_MS) this.destroy();
   }
 }
 

@@ -18,8 +18,7 @@ import { InformerCache } from '../cache/informer-cache.js';
 import type { ObjectSource } from '../cache/object-source.js';
 import type { ApiConnection } from '../kube/api-connection.js';
 import type { ConversionsByKind } from '../conversion/convert.js';
-import { admissionEndpoint, type RawHandler } from './admission-endpoint.js';
-import type { ReviewRoute } from './review-connection.js';
+import { admissionEndpoint, type Endpoint } from './admission-endpoint.js';
 import { conversionEndpoint } from './conversion-endpoint.js';
 import { Drain } from './drain.js';
 import { createPlainApp } from './express-app.js';
@@ -68,9 +67,7 @@ export class WebhookServer {
   private expressApp: Express | undefined;
   readonly metrics: ServerMetrics;
   private readonly informers: InformerCache | undefined;
-  private readonly endpoints = new Map<string, RawHandler>();
-  /** The endpoints' entries for the fast path, by path. */
-  private readonly reviewRoutes = new Map<string, ReviewRoute>();
+  private readonly endpoints = new Map<string, Endpoint>();
   private readonly listener: WebhookListener;
   private readonly certificate: ServingCertificate;
   private readonly drain: Drain;
@@ -86,19 +83,13 @@ export class WebhookServer {
     }
     const objects = options.objects ?? this.informers!;
     const deps = { log, kube: options.kube, objects, metrics: this.metrics, maxRequestBytes: config.webhook.maxRequestBytes, memory: options.memory ?? MemoryBudget.fromHeap() };
-    const served = [
-      ...[...options.webhooks].map(([path, entry]) => [path, admissionEndpoint(entry, deps)] as const),
-      ...[...(options.conversions ?? [])].map(([path, conversions]) => [path, conversionEndpoint(path, conversions, deps)] as const),
-    ];
-    for (const [path, endpoint] of served) {
-      this.endpoints.set(path, endpoint.node);
-      this.reviewRoutes.set(path, endpoint.review);
-    }
+    for (const [path, entry] of options.webhooks) this.endpoints.set(path, admissionEndpoint(entry, deps));
+    for (const [path, conversions] of options.conversions ?? []) this.endpoints.set(path, conversionEndpoint(path, conversions, deps));
 
     const tls = tlsServerOptions(config.webhook, HANDSHAKE_TIMEOUT_MS, options.certificate);
     const routes = {
       node: (req: IncomingMessage, res: ServerResponse) => this.route(req, res),
-      review: (path: string) => this.reviewRoutes.get(path),
+      review: (path: string) => this.endpoints.get(path)?.review,
       maxBodyBytes: config.webhook.maxRequestBytes,
     };
     this.listener = new WebhookListener(tls, routes, log, {
@@ -122,7 +113,7 @@ export class WebhookServer {
     const url = req.url ?? '/';
     const query = url.indexOf('?'); // the API server appends ?timeout=…
     const endpoint = this.endpoints.get(query === -1 ? url : url.slice(0, query));
-    if (endpoint) endpoint(req, res);
+    if (endpoint) endpoint.node(req, res);
     // Express's final handler, so that routes users add to `app` at any time come first.
     else if (this.expressApp) this.expressApp(req as express.Request, res as express.Response, () => notFound(req, res));
     else notFound(req, res);
