@@ -76,7 +76,7 @@ export class WebhookServer {
 
   constructor(private readonly options: WebhookServerOptions) {
     const { config, log } = options;
-    this.metrics = options.metrics ?? new ServerMetrics();
+    this.metrics = options.metrics ?? new ServerMetrics({ gcDurations: config.metrics.gcDurations });
     if (!options.objects) {
       const resources = InformerCache.resourcesOf([...options.webhooks.values()].map((entry) => entry.webhook));
       this.informers = new InformerCache(resources, log, (resource, source) => this.metrics.cacheRead(resource, source), options.apiConnection);

@@ -17,8 +17,8 @@ interface Described {
 
 export async function metricsPage(): Promise<string> {
   const metrics = new ServerMetrics({ processMetrics: false });
-  const series = metrics.forWebhook('/validate-example');
-  series.latency.observe(0.001);
+  metrics.forWebhook('/validate-example').latency.observe(0.001);
+  metrics.forConversion('/convert-example').latency.observe(0.001);
   const described: Described[] = [];
   for (const metric of metrics.registry.getMetricsAsArray()) {
     const readable = metric as unknown as {
@@ -36,7 +36,8 @@ export async function metricsPage(): Promise<string> {
     generatedHeader('Metrics', ['runtime/server/metrics.ts']),
     '',
     paragraph(`The metrics port (${code('metrics.port')}, 8080; chart: ${code('server.ports.metrics')}) serves these at
-      ${code('/metrics')} in the Prometheus text format, besides prom-client's default process and Node.js metrics. The
+      ${code('/metrics')} in the Prometheus text format, besides prom-client's default process and Node.js metrics
+      (${code('nodejs_gc_duration_seconds')} only with ${code('metrics.gcDurations')}: ADR 0016 says why). The
       ${code('webhook')} label is the registered path, never the request's URL, so label values stay bounded. With
       ${code('workers')} above 1 the primary process serves the workers' series, aggregated by prom-client's AggregatorRegistry.`),
     '',

@@ -76,10 +76,11 @@ export interface ServeConfigOptions {
   expectedPaths?: string[];
   drainSeconds?: number;
   timeoutSeconds?: number;
-  /** More top-level YAML, or `webhook` / `health` keys through `webhookExtra` / `healthExtra`. */
+  /** More top-level YAML, or `webhook` / `health` / `metrics` keys through `webhookExtra` / `healthExtra` / `metricsExtra`. */
   extra?: string;
   webhookExtra?: string;
   healthExtra?: string;
+  metricsExtra?: string;
 }
 
 export interface ServeConfig {
@@ -123,7 +124,7 @@ handlers: [${handlers.join(', ')}]
 expectedPaths: [${expectedPaths.join(', ')}]
 webhook: { bindAddress: 127.0.0.1, port: ${port}, certDir: ${this.dir}${options.webhookExtra ? `, ${options.webhookExtra}` : ''} }
 health: { bindAddress: 127.0.0.1, port: ${health}${options.healthExtra ? `, ${options.healthExtra}` : ''} }
-metrics: { bindAddress: 127.0.0.1, port: ${metrics} }
+metrics: { bindAddress: 127.0.0.1, port: ${metrics}${options.metricsExtra ? `, ${options.metricsExtra}` : ''} }
 shutdown: { drainSeconds: ${options.drainSeconds ?? 1}, timeoutSeconds: ${options.timeoutSeconds ?? 5} }
 ${options.extra ?? ''}`,
     );

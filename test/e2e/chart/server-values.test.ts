@@ -28,6 +28,7 @@ const SETTINGS: Record<string, string> = {
   'shutdown.drainSeconds': 'shutdown.drainSeconds',
   'shutdown.timeoutSeconds': 'shutdown.timeoutSeconds',
   'log.level': 'log.level',
+  'metrics.gcDurations': 'metrics.gcDurations',
 };
 /** Chart values that are not ServerConfig settings. */
 const CHART_ONLY = ['handlers'];
@@ -64,6 +65,8 @@ function bounds(node: SchemaNode): JsonSchema {
       return { enum: [...node.values!] };
     case 'list':
       return { type: 'array', items: bounds(node.items!) };
+    case 'boolean':
+      return { type: 'boolean' };
     case 'string':
       return node.pattern ? { type: 'string', pattern: node.pattern.source } : { type: 'string' };
     default:

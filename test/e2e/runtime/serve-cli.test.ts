@@ -31,12 +31,28 @@ describe('shaper-gen serve', () => {
       expect(res.json.response).toMatchObject({ uid: review.request!.uid, allowed: true, patchType: 'JSONPatch' });
       const metrics = await getPlain(config.metrics, '/metrics');
       expect(metrics.text).toContain('shaper_webhook_requests_total{webhook="/mutate-profile",operation="CREATE",allowed="true",code="200"} 1');
+      expect(metrics.text).toMatch(/^process_resident_memory_bytes \d+$/m);
+      expect(metrics.text).not.toContain('nodejs_gc_duration_seconds');
 
       server.child.kill('SIGTERM');
       await sleep(300);
       expect((await getPlain(config.health, '/readyz')).status).toBe(503);
       expect(await server.exited).toBe(0);
       expect(server.logs().map((line) => line.msg)).toEqual(expect.arrayContaining(['serving certificate loaded', 'serving 3 webhooks', 'shutting down: unready, draining', 'stopped']));
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('serves nodejs_gc_duration_seconds when metrics.gcDurations asks for it', async () => {
+    const config = await dir.writeConfig({ metricsExtra: 'gcDurations: true' });
+    const server = serve(['--config', config.file]);
+    try {
+      await waitReady(config.health, server);
+      // Once listening, serve gives back its start-up heap with one full collection.
+      const metrics = await getPlain(config.metrics, '/metrics');
+      expect(metrics.text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+      expect(Number(/^nodejs_gc_duration_seconds_count\{kind="major"\} (\d+)$/m.exec(metrics.text)?.[1])).toBeGreaterThan(0);
     } finally {
       server.child.kill('SIGKILL');
     }

@@ -115,6 +115,7 @@ health:
   stallSeconds: {{ $s.livenessStallSeconds }}
 metrics:
   port: {{ $s.ports.metrics }}
+  gcDurations: {{ $s.metrics.gcDurations }}
 shutdown:
   drainSeconds: {{ $s.shutdown.drainSeconds }}
   timeoutSeconds: {{ $s.shutdown.timeoutSeconds }}

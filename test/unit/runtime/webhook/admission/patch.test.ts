@@ -7,7 +7,7 @@
 import fastJsonPatch from 'fast-json-patch';
 import { applyPatch } from 'rfc6902';
 import { describe, expect, it } from 'vitest';
-import { diffObjects } from '../../../../../runtime/webhook/admission/patch.js';
+import { diffObjects, encodePatch, type PatchOperation } from '../../../../../runtime/webhook/admission/patch.js';
 import { seededRandom } from '../../../../../support/seeded-random.js';
 
 const base = () => ({
@@ -93,5 +93,25 @@ describe('diffObjects against fast-json-patch', () => {
       if (ours.length > 0) changed++;
     }
     expect(changed).toBeGreaterThan(3000);
+  });
+});
+
+describe('encodePatch', () => {
+  /** Node's own encoding of the document: what the API server decodes. */
+  const nodeBase64 = (operations: readonly PatchOperation[]) => Buffer.from(JSON.stringify(operations)).toString('base64');
+  const labels = (count: number, value: string): PatchOperation[] => Array.from({ length: count }, (_, index) => ({ op: 'add', path: `/metadata/labels/k${index}`, value }));
+
+  it('is the base64 of the UTF-8 document, for small, multi-byte, growing and very large patches, call after call', () => {
+    const patches: PatchOperation[][] = [
+      [{ op: 'add', path: '/spec/replicas', value: 3 }],
+      [{ op: 'replace', path: '/metadata/annotations/note', value: 'grüße, 日本語, emoji 🚀, and a lone surrogate \ud800' }],
+      labels(2_000, 'x'.repeat(20)),
+      labels(40, 'ü'.repeat(1_000)),
+      labels(30_000, 'y'.repeat(40)),
+      [{ op: 'remove', path: '/spec/old' }],
+    ];
+    const encoded = patches.map((operations) => encodePatch(operations));
+    expect(encoded).toEqual(patches.map((operations) => nodeBase64(operations)));
+    expect(JSON.parse(Buffer.from(encoded[1]!, 'base64').toString('utf8'))).toEqual(JSON.parse(JSON.stringify(patches[1])));
   });
 });
