@@ -180,19 +180,19 @@ function escapePathComponent(key: string): string {
  * Node's shared 8 KiB pool: under load V8 kept a tenth of those pools past their use, 1.3 MB a second of external
  * memory that only a mark-compact frees, and the mark-compacts it brought on set mutation's p99 (ADR 0016).
  */
-let encoding = Buffer.allocUnsafeSlow(16 * 1024);
+let patchBytes = Buffer.allocUnsafeSlow(16 * 1024);
 /** Larger patches are rare: they get a buffer of their own rather than keeping a large one. */
-const MAX_ENCODING_BYTES = 1024 * 1024;
+const MAX_PATCH_BYTES_KEPT = 1024 * 1024;
 
 /** Base64 of the patch document, as AdmissionResponse.patch carries it. */
 export function encodePatch(operations: readonly PatchOperation[]): string {
   const json = JSON.stringify(operations);
   // Three bytes of UTF-8 at most for each UTF-16 unit: only a long patch needs its size counted.
-  if (json.length * 3 > encoding.length) {
+  if (json.length * 3 > patchBytes.length) {
     const size = Buffer.byteLength(json);
-    if (size > MAX_ENCODING_BYTES) return Buffer.from(json).toString('base64');
-    if (size > encoding.length) encoding = Buffer.allocUnsafeSlow(Math.max(size, encoding.length * 2));
+    if (size > MAX_PATCH_BYTES_KEPT) return Buffer.from(json).toString('base64');
+    if (size > patchBytes.length) patchBytes = Buffer.allocUnsafeSlow(Math.min(MAX_PATCH_BYTES_KEPT, Math.max(size, patchBytes.length * 2)));
   }
-  const size = encoding.write(json);
-  return encoding.toString('base64', 0, size);
+  const size = patchBytes.write(json);
+  return patchBytes.toString('base64', 0, size);
 }

@@ -107,6 +107,8 @@ describe('encodePatch', () => {
       [{ op: 'replace', path: '/metadata/annotations/note', value: 'grüße, 日本語, emoji 🚀, and a lone surrogate \ud800' }],
       labels(2_000, 'x'.repeat(20)),
       labels(40, 'ü'.repeat(1_000)),
+      labels(9_000, 'v'.repeat(40)),
+      labels(10_500, 'w'.repeat(40)),
       labels(30_000, 'y'.repeat(40)),
       [{ op: 'remove', path: '/spec/old' }],
     ];
