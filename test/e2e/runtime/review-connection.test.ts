@@ -195,6 +195,43 @@ describe('the fast path for reviews', () => {
     }
   });
 
+  it('times a review from its first byte, on either path: a body sent 300 ms after its head is counted above 0.25 s', async () => {
+    /** The histogram's series for the path; before its first observation it has none, after it it must. */
+    const buckets = async (observed: boolean) => {
+      const { text } = await t.get('metrics', '/metrics');
+      const value = (series: string) => {
+        const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+        if (observed && line === undefined) throw new Error(`/metrics has no ${series}`);
+        return Number(line?.slice(series.length + 1) ?? 0);
+      };
+      return {
+        under250ms: value('shaper_webhook_request_duration_seconds_bucket{le="0.25",webhook="/validate-widget"}'),
+        counted: value('shaper_webhook_request_duration_seconds_count{webhook="/validate-widget"}'),
+      };
+    };
+    const body = reviewBody(3);
+    const [head, rest] = [plain('/validate-widget', body).slice(0, -body.length), body];
+    const chunkedRequest = chunked('/validate-widget', body);
+    const chunkedHeadEnd = chunkedRequest.indexOf('\r\n\r\n') + 4;
+    for (const [first, second] of [
+      [head, rest],
+      [chunkedRequest.slice(0, chunkedHeadEnd), chunkedRequest.slice(chunkedHeadEnd)],
+    ]) {
+      const before = await buckets(false);
+      const connection = await open();
+      try {
+        connection.write(first!);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        connection.write(second!);
+        expect((await connection.response()).head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      } finally {
+        connection.destroy();
+      }
+      const after = await buckets(true);
+      expect({ under250ms: after.under250ms - before.under250ms, counted: after.counted - before.counted }).toEqual({ under250ms: 0, counted: 1 });
+    }
+  });
+
   it('closes the connection after its reply when the client asks to', async () => {
     const connection = await open();
     try {
