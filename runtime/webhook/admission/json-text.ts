@@ -54,6 +54,20 @@ export interface JsonShape {
 export const SMALL_OBJECT_PROPERTIES = 128;
 const OBJECT = 1;
 const ARRAY = 2;
+/**
+ * The key bitmap, kept between passes up to 2^20 bits (128 KiB): a new one per review was an off-heap allocation of
+ * up to that size for every large body, and counting its bits afterwards cost more than the pass over the text.
+ */
+const MAX_BITMAP_WORDS_KEPT = 2 ** 20 / 32;
+let keptBitmap = new Uint32Array(32);
+
+/** A cleared bitmap of `words` words: the one kept, or a new one past MAX_BITMAP_WORDS_KEPT. */
+function clearedBitmap(words: number): Uint32Array {
+  if (words > MAX_BITMAP_WORDS_KEPT) return new Uint32Array(words);
+  if (keptBitmap.length < words) keptBitmap = new Uint32Array(words);
+  else keptBitmap.fill(0, 0, words);
+  return keptBitmap;
+}
 
 /**
  * One pass over `text` (valid JSON or not) that counts what JSON.parse would build. Strings are skipped with
@@ -65,7 +79,8 @@ export function measureJson(text: string, maxDepth: number): JsonShape | undefin
   const propertyCounts = new Uint32Array(maxDepth + 1);
   // At least one bit per character: more than the keys a text can hold, so linear counting stays within a few percent.
   const hashBits = 2 ** Math.max(10, Math.ceil(Math.log2(text.length + 1)));
-  const keyHashes = new Uint32Array(hashBits / 32);
+  const keyHashes = clearedBitmap(hashBits / 32);
+  let bitsSet = 0;
   let depth = 0;
   let objects = 0;
   let arrays = 0;
@@ -92,7 +107,12 @@ export function measureJson(text: string, maxDepth: number): JsonShape | undefin
             smallObjectProperties++;
             hashedKeys++;
             const hash = hashRange(text, i + 1, close) & (hashBits - 1);
-            keyHashes[hash >>> 5]! |= 1 << (hash & 31);
+            const word = keyHashes[hash >>> 5]!;
+            const bit = 1 << (hash & 31);
+            if ((word & bit) === 0) {
+              keyHashes[hash >>> 5] = word | bit;
+              bitsSet++;
+            }
           } else largeObjectProperties++;
         } else strings++;
         i = close;
@@ -130,7 +150,7 @@ export function measureJson(text: string, maxDepth: number): JsonShape | undefin
     smallObjectProperties,
     largeObjectProperties,
     strings,
-    distinctKeys: Math.min(hashedKeys, estimateDistinct(keyHashes)),
+    distinctKeys: Math.min(hashedKeys, estimateDistinct(bitsSet, hashBits)),
     twoByte: /[\u0100-\uffff]/.test(text),
   };
 }
@@ -143,15 +163,6 @@ function hashRange(text: string, start: number, end: number): number {
 }
 
 /** Linear counting: from the share of bits still clear, how many different values were hashed into the bitmap. */
-function estimateDistinct(bitmap: Uint32Array): number {
-  const bits = bitmap.length * 32;
-  let set = 0;
-  for (const word of bitmap) set += popCount(word);
+function estimateDistinct(set: number, bits: number): number {
   return set === bits ? Number.POSITIVE_INFINITY : Math.round(-bits * Math.log((bits - set) / bits));
-}
-
-function popCount(word: number): number {
-  let bits = word - ((word >>> 1) & 0x55555555);
-  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
-  return Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }

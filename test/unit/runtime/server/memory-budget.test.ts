@@ -105,6 +105,20 @@ describe('measureJson', () => {
     expect(Math.abs(shape.distinctKeys - distinct) / distinct).toBeLessThan(0.03);
   });
 
+  it('gives each text the same shape whatever was measured before it (the key bitmap is reused), past the kept size too', () => {
+    const keyed = (count: number, prefix: string) => JSON.stringify({ list: Array.from({ length: count }, (_, i) => ({ [`${prefix}${i}`]: 'v' })) });
+    // 3 keys, 20,000 (a bitmap of 2^19 bits, kept) and 80,000 (2^21 bits, past the 2^20 kept): in one order, then the other.
+    const texts = [keyed(3, 'a'), keyed(20_000, 'b'), keyed(3, 'c'), keyed(80_000, 'd'), keyed(3, 'e'), keyed(20_000, 'f')];
+    const forward = texts.map((text) => measureJson(text, 10));
+    const backward = [...texts]
+      .reverse()
+      .map((text) => measureJson(text, 10))
+      .reverse();
+    expect(backward).toEqual(forward);
+    expect(forward.map((shape) => shape!.distinctKeys > 0)).toEqual(texts.map(() => true));
+    expect(forward[2]!.distinctKeys).toBe(4);
+  });
+
   it('skips brackets, colons and commas inside strings, escaped quotes included, and gives up past the depth limit', () => {
     expect(measureJson(JSON.stringify({ 'a"{[': 'x,]}:"' }), 10)).toEqual({
       objects: 1,
